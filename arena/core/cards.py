@@ -1,0 +1,173 @@
+"""Cards, decks and the card order under a trump suit.
+
+A card is a small int (``suit * 8 + rank - 7``; the joker is 32) rather than an object:
+the engine is driven millions of times by benchmarks and by bots' own simulations, and
+indexing precomputed tables by int is the cheapest way to answer "which suit does this
+card follow?" and "which card wins?" under each trump. Names ("JH", "TC", "JKR") are for
+people and for the wire.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+Card = int
+
+
+class Suit(IntEnum):
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♥♠"[self]
+
+    @property
+    def letter(self) -> str:
+        return "CDHS"[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+    @property
+    def same_colour(self) -> Suit:
+        """The suit whose jack becomes the left bower (clubs<->spades, diamonds<->hearts)."""
+        return Suit(3 - self)
+
+
+SUITS = tuple(Suit)
+JOKER: Card = 32
+NUM_CARD_IDS = 33
+
+RANK_NAMES = {7: "7", 8: "8", 9: "9", 10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANK_BY_NAME = {v: k for k, v in RANK_NAMES.items()} | {"10": 10}
+JACK = 11
+
+
+def make_card(rank: int, suit: Suit | int) -> Card:
+    if rank not in RANK_NAMES:
+        raise ValueError(f"no rank {rank} in a Euchre deck (7 to 14, ace high)")
+    return int(suit) * 8 + rank - 7
+
+
+def card_suit(card: Card) -> Suit | None:
+    """The printed suit; None for the joker. Use effective_suit() once trump is known."""
+    return None if card == JOKER else SUITS[card >> 3]
+
+
+def card_rank(card: Card) -> int | None:
+    """7..14 (ace 14); None for the joker."""
+    return None if card == JOKER else (card & 7) + 7
+
+
+def card_name(card: Card) -> str:
+    if card == JOKER:
+        return "JKR"
+    return RANK_NAMES[(card & 7) + 7] + "CDHS"[card >> 3]
+
+
+def card_label(card: Card) -> str:
+    """The name people read: rank and suit symbol ("J♥", "10♣", "🃏")."""
+    if card == JOKER:
+        return "Joker"
+    rank = RANK_NAMES[(card & 7) + 7]
+    return ("10" if rank == "T" else rank) + "♣♦♥♠"[card >> 3]
+
+
+def parse_card(text: str) -> Card:
+    """Reads "JH", "10h", "TH", "J♥", "JKR" or "joker"; raises ValueError naming the text."""
+    t = text.strip().upper()
+    if t in ("JKR", "JOKER", "BENNY"):
+        return JOKER
+    if len(t) >= 2:
+        suit_part, rank_part = t[-1], t[:-1]
+        suit = "CDHS♣♦♥♠".find(suit_part)
+        rank = _RANK_BY_NAME.get(rank_part)
+        if suit >= 0 and rank is not None:
+            return make_card(rank, suit % 4)
+    raise ValueError(f"not a card: {text!r} (expected e.g. 'JH', 'TC', '10D', 'JKR')")
+
+
+def build_deck(size: int) -> tuple[Card, ...]:
+    """The cards of a 24, 25, 32 or 33 card deck, in a fixed order (shuffling is the game's)."""
+    if size not in (24, 25, 32, 33):
+        raise ValueError(f"no {size}-card Euchre deck (24, 25, 32 or 33)")
+    low = 9 if size in (24, 25) else 7
+    cards = [make_card(rank, suit) for suit in SUITS for rank in range(low, 15)]
+    if size in (25, 33):
+        cards.append(JOKER)
+    return tuple(cards)
+
+
+# --- Per-trump tables -------------------------------------------------------------
+# EFFECTIVE_SUIT[trump][card]: the suit the card belongs to for following and leading.
+# TRICK_POWER[trump][led][card]: the card's strength in a trick whose led (effective)
+# suit is `led`: 0 when it can neither follow nor trump, so the trick winner is a max().
+_TRUMP_BASE = 100
+
+
+def _effective_suit(card: Card, trump: int) -> int:
+    if card == JOKER:
+        return trump
+    suit, rank = card >> 3, (card & 7) + 7
+    if rank == JACK and suit == 3 - trump:
+        return trump
+    return suit
+
+
+def _trump_power(card: Card, trump: int) -> int:
+    """Strength among trumps: joker > right bower > left bower > A K Q 10 9 8 7."""
+    if card == JOKER:
+        return _TRUMP_BASE + 40
+    suit, rank = card >> 3, (card & 7) + 7
+    if rank == JACK:
+        return _TRUMP_BASE + (30 if suit == trump else 20)
+    return _TRUMP_BASE + rank
+
+
+def _build_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    eff = tuple(
+        tuple(_effective_suit(c, t) for c in range(NUM_CARD_IDS)) for t in range(4)
+    )
+    power = []
+    for t in range(4):
+        per_led = []
+        for led in range(4):
+            row = []
+            for c in range(NUM_CARD_IDS):
+                s = eff[t][c]
+                if s == t:
+                    row.append(_trump_power(c, t))
+                elif s == led:
+                    row.append((c & 7) + 7)
+                else:
+                    row.append(0)
+            per_led.append(tuple(row))
+        power.append(tuple(per_led))
+    return eff, tuple(power)
+
+
+EFFECTIVE_SUIT, TRICK_POWER = _build_tables()
+
+
+def effective_suit(card: Card, trump: Suit | int) -> Suit:
+    """The suit a card follows under this trump: the left bower and the joker are trumps."""
+    return SUITS[EFFECTIVE_SUIT[trump][card]]
+
+
+def is_trump(card: Card, trump: Suit | int) -> bool:
+    return EFFECTIVE_SUIT[trump][card] == trump
+
+
+def trick_winner_index(cards: list[Card] | tuple[Card, ...], trump: Suit | int) -> int:
+    """Index of the winning card: the highest trump, else the highest card of the led suit."""
+    table = TRICK_POWER[trump][EFFECTIVE_SUIT[trump][cards[0]]]
+    best, best_i = -1, 0
+    for i, c in enumerate(cards):
+        p = table[c]
+        if p > best:
+            best, best_i = p, i
+    return best_i

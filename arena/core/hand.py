@@ -1,0 +1,429 @@
+"""One hand of Euchre as a state machine: whose turn, which actions are legal, apply one.
+
+Legality has exactly one definition: an action is legal when it is in legal_actions().
+apply() checks membership and nothing else, so the rules live in one place per phase.
+The list is cached until the next apply(), which makes the usual "ask, choose, apply"
+loop compute it once per decision.
+
+Phases of a hand, in order (some are skipped):
+
+    BID_ROUND_1 -> [GOING_ALONE] -> [DEALER_DISCARD] -> PLAY -> HAND_OVER
+    BID_ROUND_1 -> BID_ROUND_2 -> [GOING_ALONE] -> PLAY -> HAND_OVER
+    BID_ROUND_1 -> BID_ROUND_2 -> HAND_OVER            (thrown in, stick the dealer off)
+    DEALER_NAMES_TRUMP -> [GOING_ALONE] -> [DEALER_DISCARD] -> PLAY -> HAND_OVER  (joker up)
+
+Choices the rules reference leaves open, written down here:
+- When only makers may go alone, the caller says so with the call (ORDER_UP or NAME_TRUMP
+  with alone=True). When any player may, calls never carry it; an alone round follows.
+- The alone round asks the maker, then the maker's partner, then the defenders clockwise
+  from the dealer's left; each eligible seat once. A lone defender (when allowed) is asked
+  in the same round, also when only makers may go alone.
+- The dealer's partner who must go alone when ordering up has only ORDER_UP alone=True.
+- The alone round comes before the dealer's discard, so a dealer who sits out never
+  takes the upcard, whoever made them sit out.
+- A lone defender who euchres the makers and a super euchre: the larger of the points
+  that apply is scored (see scoring.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from arena.core import actions as A
+from arena.core.actions import Action, ActionKind
+from arena.core.cards import EFFECTIVE_SUIT, JOKER, SUITS, TRICK_POWER, Card, card_name
+from arena.core.errors import IllegalActionError
+from arena.core.rules import FirstLead, LoneDefender, RuleSet, WhoMayGoAlone
+from arena.core.scoring import Outcome, Score, score_hand
+
+
+class Phase(Enum):
+    BID_ROUND_1 = "bid_round_1"
+    BID_ROUND_2 = "bid_round_2"
+    DEALER_NAMES_TRUMP = "dealer_names_trump"
+    """The joker was turned up: the dealer's team are makers; the dealer names trump
+    before looking at their cards."""
+    GOING_ALONE = "going_alone"
+    DEALER_DISCARD = "dealer_discard"
+    PLAY = "play"
+    HAND_OVER = "hand_over"
+
+
+BIDDING_PHASES = frozenset({Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.DEALER_NAMES_TRUMP})
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    """(seat, card) in the order played."""
+    winner: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    dealer: int
+    trump: int | None
+    maker: int | None
+    alone: tuple[int, ...]
+    tricks_won: tuple[int, int]
+    """Tricks taken by team 0 and team 1."""
+    score: Score
+
+    @property
+    def makers_team(self) -> int | None:
+        return None if self.maker is None else self.maker % 2
+
+
+def _partner(seat: int) -> int:
+    return (seat + 2) % 4
+
+
+class HandState:
+    """A hand from the deal to its score. Seats are 0..3 clockwise; team = seat % 2."""
+
+    __slots__ = (
+        "_eff",
+        "_legal",
+        "_next_active",
+        "_passed",
+        "_power",
+        "_trick_size",
+        "alone",
+        "alone_queue",
+        "dealer",
+        "dealer_took_upcard",
+        "discarded",
+        "hands",
+        "history",
+        "kitty",
+        "maker",
+        "passed_in_deciding_round",
+        "phase",
+        "result",
+        "rules",
+        "sitting_out",
+        "trick_leader",
+        "trump_from_upcard",
+        "trick_plays",
+        "tricks",
+        "tricks_won",
+        "trump",
+        "turn",
+        "upcard",
+    )
+
+    def __init__(
+        self, rules: RuleSet, dealer: int, hands: list[list[Card]], kitty: list[Card]
+    ) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.hands = hands
+        self.kitty = tuple(kitty)
+        self.upcard: Card = kitty[0]
+        self.history: list[tuple[int, Action]] = []
+        self.trump: int | None = None
+        self.trump_from_upcard = False
+        """Ordered up in round 1, or the joker turned: the dealer takes the upcard."""
+        self.maker: int | None = None
+        self.alone: list[int] = []
+        self.sitting_out = [False, False, False, False]
+        self.alone_queue: list[int] = []
+        self.passed_in_deciding_round: frozenset[int] = frozenset()
+        self._passed: list[int] = []
+        self.dealer_took_upcard = False
+        self.discarded: Card | None = None
+        self.tricks: list[Trick] = []
+        self.trick_leader = -1
+        self.trick_plays: list[tuple[int, Card]] = []
+        self.tricks_won = [0, 0]
+        self.result: HandResult | None = None
+        self._legal: list[Action] | None = None
+        self._eff: tuple[int, ...] = ()
+        self._power: tuple[tuple[int, ...], ...] = ()
+        self._next_active: list[int] = []
+        self._trick_size = 0
+        if self.upcard == JOKER:
+            self.phase = Phase.DEALER_NAMES_TRUMP
+            self.turn = dealer
+        else:
+            self.phase = Phase.BID_ROUND_1
+            self.turn = (dealer + 1) % 4
+
+    @classmethod
+    def deal(cls, rules: RuleSet, dealer: int, deck_order: list[Card] | tuple[Card, ...]):
+        """Five cards to each seat from the dealer's left, in deck order; the rest is the
+        kitty, whose top card (the first) is turned up."""
+        n = rules.cards_per_hand
+        hands: list[list[Card]] = [[], [], [], []]
+        for i in range(4):
+            seat = (dealer + 1 + i) % 4
+            hands[seat] = list(deck_order[i * n : (i + 1) * n])
+        return cls(rules, dealer, hands, list(deck_order[4 * n :]))
+
+    # --- questions ---------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.HAND_OVER
+
+    @property
+    def makers_team(self) -> int | None:
+        return None if self.maker is None else self.maker % 2
+
+    def describe(self) -> str:
+        """A one-line state for error messages and logs."""
+        parts = [f"{self.phase.value}, dealer {self.dealer}"]
+        if self.phase is not Phase.HAND_OVER:
+            parts.append(f"seat {self.turn} to act")
+        if self.trump is not None:
+            parts.append(f"trump {SUITS[self.trump].name.lower()}")
+        hand = " ".join(card_name(c) for c in self.hands[self.turn])
+        parts.append(f"hand [{hand}]")
+        if self.trick_plays:
+            played = " ".join(card_name(c) for _, c in self.trick_plays)
+            parts.append(f"trick so far [{played}]")
+        return ", ".join(parts)
+
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the seat to act may play (PLAY phase only)."""
+        hand = self.hands[self.turn]
+        plays = self.trick_plays
+        if not plays:
+            return hand
+        eff = self._eff
+        led = eff[plays[0][1]]
+        follow = [c for c in hand if eff[c] == led]
+        return follow or hand
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            play = A.PLAY
+            return [play[c] for c in self.legal_cards()]
+        rules = self.rules
+        seat = self.turn
+        if phase is Phase.BID_ROUND_1:
+            if seat == self.dealer and rules.dealer_needs_trump_to_pick_up:
+                suit = self.upcard >> 3
+                if not any(c == JOKER or c >> 3 == suit for c in self.hands[seat]):
+                    return [A.PASS]
+            if rules.dealer_partner_must_go_alone and seat == _partner(self.dealer):
+                return [A.PASS, A.ORDER_UP_ALONE]
+            if rules.who_may_go_alone is WhoMayGoAlone.MAKER_ONLY:
+                return [A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE]
+            return [A.PASS, A.ORDER_UP]
+        if phase is Phase.DEALER_DISCARD:
+            discard = A.DISCARD
+            return [discard[c] for c in self.hands[seat]]
+        if phase is Phase.GOING_ALONE:
+            return [A.PASS, A.GO_ALONE]
+        if phase is Phase.BID_ROUND_2 or phase is Phase.DEALER_NAMES_TRUMP:
+            barred = self.upcard >> 3 if phase is Phase.BID_ROUND_2 else -1
+            out: list[Action] = []
+            if phase is Phase.BID_ROUND_2 and not (
+                seat == self.dealer and rules.stick_the_dealer
+            ):
+                out.append(A.PASS)
+            with_alone = rules.who_may_go_alone is WhoMayGoAlone.MAKER_ONLY
+            for s in range(4):
+                if s != barred:
+                    out.append(A.NAME_TRUMP[s])
+                    if with_alone:
+                        out.append(A.NAME_TRUMP_ALONE[s])
+            return out
+        return []
+
+    # --- the one way to change state ----------------------------------------------
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Applies the action of the seat to act; raises IllegalActionError otherwise."""
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        if (seat is not None and seat != self.turn) or action not in legal:
+            raise IllegalActionError(action, self.describe(), self._why_illegal(action, seat))
+        self._legal = None
+        seat = self.turn
+        self.history.append((seat, action))
+        kind = action.kind
+        if kind is ActionKind.PLAY:
+            self._play(seat, action.card)  # type: ignore[arg-type]
+        elif self.phase is Phase.BID_ROUND_1:
+            if kind is ActionKind.PASS:
+                self._pass(seat)
+            else:
+                self._trump_made(seat, self.upcard >> 3, action.alone)
+        elif self.phase is Phase.BID_ROUND_2:
+            if kind is ActionKind.PASS:
+                self._pass(seat)
+            else:
+                self._trump_made(seat, action.suit, action.alone)  # type: ignore[arg-type]
+        elif self.phase is Phase.DEALER_NAMES_TRUMP:
+            self._trump_made(seat, action.suit, action.alone)  # type: ignore[arg-type]
+        elif self.phase is Phase.GOING_ALONE:
+            if kind is ActionKind.GO_ALONE:
+                self._declare_alone(seat)
+            self._next_alone_question()
+        else:  # DEALER_DISCARD
+            card: Card = action.card  # type: ignore[assignment]
+            self.hands[seat].remove(card)
+            self.discarded = card
+            self._start_play()
+
+    def _why_illegal(self, action: Action, seat: int | None) -> str:
+        if self.phase is Phase.HAND_OVER:
+            return "the hand is over"
+        if seat is not None and seat != self.turn:
+            return f"it is seat {self.turn}'s turn, not seat {seat}'s"
+        kinds = {a.kind for a in self.legal_actions()}
+        if action.kind not in kinds:
+            allowed = ", ".join(sorted(k.name.lower() for k in kinds))
+            return f"{action.kind.name.lower()} is not allowed now (allowed: {allowed})"
+        if action.card is not None:
+            if action.card not in self.hands[self.turn]:
+                return f"seat {self.turn} does not hold {card_name(action.card)}"
+            if self.phase is Phase.PLAY and self.trick_plays:
+                led = SUITS[self._eff[self.trick_plays[0][1]]].name.lower()
+                return f"must follow {led}"
+        if action.kind is ActionKind.NAME_TRUMP and action.suit == self.upcard >> 3:
+            return "the turned-down suit may not be named in round 2"
+        if action.alone:
+            return "this seat may not go alone with this call"
+        if action.kind is ActionKind.ORDER_UP:
+            return "the dealer may pick up only holding a card of the upcard's suit"
+        return "not among the legal actions"
+
+    # --- transitions ------------------------------------------------------------
+
+    def _pass(self, seat: int) -> None:
+        self._passed.append(seat)
+        if seat != self.dealer:
+            self.turn = (seat + 1) % 4
+            return
+        if self.phase is Phase.BID_ROUND_1:
+            self.phase = Phase.BID_ROUND_2
+            self._passed = []
+            self.turn = (seat + 1) % 4
+        else:  # everyone passed twice, stick the dealer off: thrown in
+            self._finish(thrown_in=True)
+
+    def _trump_made(self, seat: int, suit: int, alone: bool) -> None:
+        self.trump = suit
+        self.maker = seat
+        self.trump_from_upcard = self.phase is not Phase.BID_ROUND_2
+        self._eff = EFFECTIVE_SUIT[suit]
+        self._power = TRICK_POWER[suit]
+        self.passed_in_deciding_round = frozenset(self._passed)
+        if alone:
+            self._declare_alone(seat)
+        rules = self.rules
+        queue: list[int] = []
+        if rules.who_may_go_alone is WhoMayGoAlone.ANY_PLAYER:
+            queue += [seat, _partner(seat)]
+        if rules.lone_defender is not LoneDefender.NOT_ALLOWED:
+            queue += [s for s in ((self.dealer + i) % 4 for i in (1, 2, 3, 4)) if s % 2 != seat % 2]
+        self.alone_queue = queue
+        self._next_alone_question()
+
+    def _may_go_alone(self, seat: int) -> bool:
+        if self.sitting_out[seat] or seat in self.alone:
+            return False
+        rules = self.rules
+        if not rules.passed_player_may_go_alone and seat in self.passed_in_deciding_round:
+            return False
+        if seat % 2 == self.maker % 2:  # type: ignore[operator]
+            return rules.who_may_go_alone is WhoMayGoAlone.ANY_PLAYER
+        if rules.lone_defender is LoneDefender.AGAINST_LONE_MAKER:
+            return any(s % 2 != seat % 2 for s in self.alone)
+        return rules.lone_defender is LoneDefender.ALLOWED
+
+    def _next_alone_question(self) -> None:
+        queue = self.alone_queue
+        while queue:
+            seat = queue.pop(0)
+            if self._may_go_alone(seat):
+                self.phase = Phase.GOING_ALONE
+                self.turn = seat
+                return
+        if self.trump_from_upcard and not self.sitting_out[self.dealer]:
+            self.hands[self.dealer].append(self.upcard)
+            self.dealer_took_upcard = True
+            self.phase = Phase.DEALER_DISCARD
+            self.turn = self.dealer
+        else:
+            self._start_play()
+
+    def _declare_alone(self, seat: int) -> None:
+        self.alone.append(seat)
+        self.sitting_out[_partner(seat)] = True
+
+    def _start_play(self) -> None:
+        out = self.sitting_out
+        active = [s for s in range(4) if not out[s]]
+        nxt = [0, 0, 0, 0]
+        for s in range(4):
+            n = (s + 1) % 4
+            while out[n]:
+                n = (n + 1) % 4
+            nxt[s] = n
+        self._next_active = nxt
+        self._trick_size = len(active)
+        leader = nxt[self.dealer]
+        if self.alone and self.rules.first_lead is FirstLead.LEFT_OF_LONE_PLAYER:
+            defenders_alone = [s for s in self.alone if s % 2 != self.maker % 2]  # type: ignore[operator]
+            leader = defenders_alone[0] if len(self.alone) == 2 else nxt[self.alone[0]]
+        self.phase = Phase.PLAY
+        self.turn = self.trick_leader = leader
+        self.trick_plays = []
+
+    def _play(self, seat: int, card: Card) -> None:
+        self.hands[seat].remove(card)
+        plays = self.trick_plays
+        plays.append((seat, card))
+        if len(plays) < self._trick_size:
+            self.turn = self._next_active[seat]
+            return
+        table = self._power[self._eff[plays[0][1]]]
+        best = -1
+        winner = seat
+        for s, c in plays:
+            p = table[c]
+            if p > best:
+                best, winner = p, s
+        self.tricks.append(Trick(self.trick_leader, tuple(plays), winner))
+        self.tricks_won[winner & 1] += 1
+        if len(self.tricks) == self.rules.tricks_per_hand:
+            self._finish(thrown_in=False)
+            return
+        self.trick_plays = []
+        self.turn = self.trick_leader = winner
+
+    def _finish(self, thrown_in: bool) -> None:
+        if thrown_in:
+            score = Score(Outcome.THROWN_IN, None, 0)
+        else:
+            makers = self.maker % 2  # type: ignore[operator]
+            score = score_hand(
+                self.rules,
+                makers,
+                self.tricks_won[makers],
+                any(s % 2 == makers for s in self.alone),
+                any(s % 2 != makers for s in self.alone),
+            )
+        self.result = HandResult(
+            self.dealer,
+            self.trump,
+            self.maker,
+            tuple(self.alone),
+            (self.tricks_won[0], self.tricks_won[1]),
+            score,
+        )
+        self.phase = Phase.HAND_OVER
