@@ -1,0 +1,492 @@
+"""Ratings for the ladder: game-by-game Elo and a whole-history Bradley-Terry fit.
+
+There are two views of the same results because they answer different questions. Elo is what
+people already know how to read and it can be shown live while a ladder runs, but it depends on
+the order of the games and never settles down. The maximum-likelihood fit uses every result at
+once, ignores order, and comes with confidence intervals, so it is the one to trust for "is A
+really stronger than B?".
+
+Both use the same 400-point logistic scale, so a rating gap means the same thing in either view.
+
+Everything here is pure (no I/O, clocks or randomness) and uses the standard library only: the
+harness must stay light to install, and the same results must always give the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from statistics import NormalDist
+
+__all__ = [
+    "DEFAULT_PRIOR",
+    "ELO_BETA",
+    "ELO_INITIAL",
+    "ELO_K_FACTOR",
+    "ELO_SCALE",
+    "BotRating",
+    "EloTable",
+    "RatingFit",
+    "Result",
+    "elo_ratings",
+    "expected_score",
+    "fit_ratings",
+    "likelihood_of_superiority",
+]
+
+# These match the defaults of the PyPI `elo` package (github.com/sublee/elo, elo.py:
+# K_FACTOR = 10, INITIAL = 1200, BETA = 200, and expect() divides the gap by 2 * BETA), so the
+# numbers the arena prints read the same as the numbers that package's users already compute.
+ELO_K_FACTOR = 10.0
+ELO_INITIAL = 1200.0
+ELO_BETA = 200.0
+ELO_SCALE = 2 * ELO_BETA  # 400: a gap of this many points means 10:1 odds.
+
+# Virtual draws per bot used by fit_ratings unless told otherwise (see fit_ratings).
+DEFAULT_PRIOR = 2.0
+
+#: One result: (bot_a, bot_b, score_a) with score_a in [0, 1]: 1.0 a win for a, 0.0 a loss,
+#: 0.5 a drawn duplicate pair (each bot won one of the two seat-swapped games).
+Result = tuple[str, str, float]
+
+# Natural-log units per Elo point: P(a beats b) = sigmoid(_NAT * (r_a - r_b)).
+_NAT = math.log(10.0) / ELO_SCALE
+
+# Beyond 10**300 the direct formula would overflow; past that point use the reciprocal form.
+_MAX_EXPONENT = 300.0
+
+_MAX_NEWTON_STEPS = 100
+_STEP_TOLERANCE = 1e-10  # natural units, about 2e-8 Elo points
+
+
+def expected_score(rating_a: float, rating_b: float) -> float:
+    """Expected score of a against b on the 400-point logistic scale.
+
+    Uses the package's own formula, 1 / (1 + 10**((rb - ra) / 400)), wherever it is safe so the
+    numbers agree with it to the last bit, and switches to the algebraically equal
+    t / (1 + t), t = 10**((ra - rb) / 400), when a huge gap would overflow: a broken bot that
+    loses everything can drive ratings far apart and must not crash the report.
+    """
+    exponent = (rating_b - rating_a) / ELO_SCALE
+    if exponent <= _MAX_EXPONENT:
+        return 1.0 / (1.0 + 10.0**exponent)
+    t = 10.0**-exponent  # underflows quietly to 0.0
+    return t / (1.0 + t)
+
+
+def _check_result(bot_a: str, bot_b: str, score_a: float) -> float:
+    if bot_a == bot_b:
+        # A mirror match carries no information about relative strength, and for Elo it would
+        # make "both sides' pre-game rating" ambiguous; it is almost certainly a scheduling bug.
+        raise ValueError(f"a bot cannot be rated against itself: {bot_a!r}")
+    score = float(score_a)
+    if not 0.0 <= score <= 1.0:  # also rejects NaN
+        raise ValueError(f"score for {bot_a!r} vs {bot_b!r} must be in [0, 1], got {score_a!r}")
+    return score
+
+
+class EloTable:
+    """Running Elo ratings, updated one result at a time.
+
+    Elo is path-dependent: the same games in another order give other ratings. Games finish in
+    whatever order the workers happen to run them, so the ladder feeds results here in schedule
+    order; that makes the table a function of the schedule and the outcomes alone, and a rerun
+    of a ladder reproduces it exactly.
+
+    Each update moves both bots by the same amount computed from their pre-game ratings, as the
+    `elo` package's rate_1vs1 does, so the pool neither inflates nor deflates. A bot not seen
+    before starts at the initial rating.
+    """
+
+    __slots__ = ("_initial", "_k", "_ratings")
+
+    def __init__(
+        self,
+        *,
+        k: float = ELO_K_FACTOR,
+        initial: float = ELO_INITIAL,
+        ratings: Mapping[str, float] | None = None,
+    ) -> None:
+        if not (math.isfinite(k) and k > 0):
+            raise ValueError(f"k must be a positive number, got {k!r}")
+        if not math.isfinite(initial):
+            raise ValueError(f"initial must be finite, got {initial!r}")
+        self._k = float(k)
+        self._initial = float(initial)
+        self._ratings: dict[str, float] = {
+            name: float(value) for name, value in (ratings or {}).items()
+        }
+
+    @property
+    def k(self) -> float:
+        return self._k
+
+    @property
+    def initial(self) -> float:
+        return self._initial
+
+    @property
+    def ratings(self) -> dict[str, float]:
+        """A copy, so callers cannot bypass the ordering discipline by editing it."""
+        return dict(self._ratings)
+
+    def rating(self, bot: str) -> float:
+        """Current rating; a bot with no games yet has the initial rating."""
+        return self._ratings.get(bot, self._initial)
+
+    def update(self, bot_a: str, bot_b: str, score_a: float) -> tuple[float, float]:
+        """Apply one result and return the two new ratings (a's, b's)."""
+        score = _check_result(bot_a, bot_b, score_a)
+        rating_a, rating_b = self.rating(bot_a), self.rating(bot_b)
+        delta = self._k * (score - expected_score(rating_a, rating_b))
+        self._ratings[bot_a] = rating_a + delta
+        self._ratings[bot_b] = rating_b - delta
+        return self._ratings[bot_a], self._ratings[bot_b]
+
+    def update_all(self, results: Iterable[Result]) -> None:
+        """Apply results in the order given (which must be schedule order; see the class)."""
+        for bot_a, bot_b, score_a in results:
+            self.update(bot_a, bot_b, score_a)
+
+
+def elo_ratings(
+    results: Iterable[Result], *, k: float = ELO_K_FACTOR, initial: float = ELO_INITIAL
+) -> dict[str, float]:
+    """Elo ratings after applying results in order, from a fresh table."""
+    table = EloTable(k=k, initial=initial)
+    table.update_all(results)
+    return table.ratings
+
+
+@dataclass(frozen=True, slots=True)
+class BotRating:
+    """One bot's line in a maximum-likelihood fit. All floats are finite, so it serializes to
+    strict JSON. `games` counts results (a duplicate pair is one result) and `score` is the mean
+    score over them; neither includes the prior's virtual games."""
+
+    name: str
+    rating: float
+    stderr: float
+    low: float
+    high: float
+    games: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingFit:
+    """A whole-history fit.
+
+    `ratings` is sorted best first. `covariance[i][j]` is the covariance, in squared Elo points,
+    of `ratings[i].rating` and `ratings[j].rating` under the anchoring constraint (so a bot used
+    as `anchor_bot` has zero variance, and with a mean anchor every row sums to zero). Bots that
+    were named but have no results cannot be rated and are listed in `unrated` instead.
+    """
+
+    ratings: tuple[BotRating, ...]
+    covariance: tuple[tuple[float, ...], ...]
+    anchor: float
+    anchor_bot: str | None
+    prior: float
+    confidence: float
+    iterations: int
+    unrated: tuple[str, ...] = ()
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.ratings)
+
+    def get(self, name: str) -> BotRating:
+        for r in self.ratings:
+            if r.name == name:
+                return r
+        raise KeyError(name)
+
+    def cov(self, bot_a: str, bot_b: str) -> float:
+        names = self.names()
+        return self.covariance[names.index(bot_a)][names.index(bot_b)]
+
+
+def _sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def _log_sigmoid(x: float) -> float:
+    if x >= 0:
+        return -math.log1p(math.exp(-x))
+    return x - math.log1p(math.exp(x))
+
+
+def _invert(matrix: list[list[float]]) -> list[list[float]]:
+    """Gauss-Jordan inverse with partial pivoting (the systems here are at most ~50 square)."""
+    size = len(matrix)
+    aug = [[*row, *(1.0 if i == j else 0.0 for j in range(size))] for i, row in enumerate(matrix)]
+    for col in range(size):
+        pivot_row = max(range(col, size), key=lambda r: abs(aug[r][col]))
+        pivot = aug[pivot_row][col]
+        if not (math.isfinite(pivot) and abs(pivot) > 1e-300):
+            raise ValueError("singular information matrix: ratings are not identifiable")
+        aug[col], aug[pivot_row] = aug[pivot_row], aug[col]
+        row = aug[col]
+        inv_pivot = 1.0 / pivot
+        for j in range(2 * size):
+            row[j] *= inv_pivot
+        for r in range(size):
+            if r != col:
+                other = aug[r]
+                factor = other[col]
+                if factor != 0.0:
+                    for j in range(col, 2 * size):
+                        other[j] -= factor * row[j]
+    return [row[size:] for row in aug]
+
+
+def _components(size: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
+    parent = list(range(size))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, j in edges:
+        parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = {}
+    for x in range(size):
+        groups.setdefault(find(x), []).append(x)
+    return list(groups.values())
+
+
+def _strongly_connected(size: int, arcs: list[tuple[int, int]]) -> bool:
+    forward: list[list[int]] = [[] for _ in range(size)]
+    backward: list[list[int]] = [[] for _ in range(size)]
+    for i, j in arcs:
+        forward[i].append(j)
+        backward[j].append(i)
+    for adjacency in (forward, backward):
+        seen = {0}
+        stack = [0]
+        while stack:
+            for nxt in adjacency[stack.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        if len(seen) != size:
+            return False
+    return True
+
+
+def fit_ratings(
+    results: Iterable[Result],
+    *,
+    anchor: float = ELO_INITIAL,
+    anchor_bot: str | None = None,
+    prior: float = DEFAULT_PRIOR,
+    confidence: float = 0.95,
+    bots: Iterable[str] = (),
+) -> RatingFit:
+    """Maximum a-posteriori Bradley-Terry ratings on the Elo scale, from all results at once.
+
+    Model: P(a beats b) = 1 / (1 + 10**((rb - ra) / 400)), the same curve Elo uses, so the fitted
+    gaps are directly comparable with Elo gaps. A score s counts as s of a win and 1 - s of a
+    loss, so single games (0/1) and duplicate pairs (0, 0.5, 1) both work, as in Ordo. Only the
+    per-pair score totals and counts enter the fit, so the order and orientation of the results
+    do not matter.
+
+    Anchor: ratings only determine differences, so one linear constraint fixes the level. By
+    default the mean rating of the rated bots equals `anchor` (the Elo initial rating, so the
+    two views sit at the same level); with `anchor_bot`, that bot is pinned at `anchor` instead,
+    which suits a fixed reference bot. The covariance is the inverse of the observed information
+    (negative Hessian of the log-posterior) restricted to the constraint, computed as the
+    top-left block of the inverse of the bordered matrix [[H, c], [c^T, 0]]. Rating gaps, their
+    variances and likelihood_of_superiority do not depend on the anchor.
+
+    Prior: a bot that won (or lost) every game has no finite maximum-likelihood rating, and an
+    early ladder often has one. So, in the manner of BayesElo, each bot brings `prior` virtual
+    drawn games (default 2), half of them spread evenly over the opponents it actually played
+    and half received from them: a pair (i, j) that met gets prior/2 * (1/deg_i + 1/deg_j)
+    virtual draws, where deg is the number of distinct opponents. In a round robin every bot
+    carries exactly `prior` virtual games. Draws pull only toward equality with real opponents,
+    never toward an absolute value, so the anchor stays the only thing fixing the level; with
+    thousands of games their effect is a fraction of a point. For two bots with prior 2, A
+    scoring 3 of 4 is fitted as 4 of 6. `prior=0` gives the plain maximum-likelihood estimate and
+    raises ValueError when it does not exist (some group of bots never scored against the rest).
+
+    Bots named in `bots` that have no results are returned in `RatingFit.unrated`: with no games
+    there is nothing to estimate, and inventing a rating for them would mislead. An empty result
+    list gives an empty fit. Results that split the bots into groups that never played each
+    other raise ValueError, since ratings across such groups are not comparable.
+
+    Solved by Newton's method with backtracking on the concave log-posterior, which converges in
+    a handful of steps; each step costs O(pairs + bots**3) whatever the number of results.
+    """
+    if not (math.isfinite(prior) and prior >= 0):
+        raise ValueError(f"prior must be a non-negative number, got {prior!r}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    if not math.isfinite(anchor):
+        raise ValueError(f"anchor must be finite, got {anchor!r}")
+
+    # Aggregate per bot and per unordered pair (names sorted so the fit ignores input order).
+    points: dict[str, float] = {}
+    games: dict[str, int] = {}
+    pair_points: dict[tuple[str, str], float] = {}  # score of the alphabetically first bot
+    pair_games: dict[tuple[str, str], int] = {}
+    for bot_a, bot_b, score_a in results:
+        score = _check_result(bot_a, bot_b, score_a)
+        for bot, s in ((bot_a, score), (bot_b, 1.0 - score)):
+            points[bot] = points.get(bot, 0.0) + s
+            games[bot] = games.get(bot, 0) + 1
+        key, first_score = ((bot_a, bot_b), score) if bot_a < bot_b else ((bot_b, bot_a), 1 - score)
+        pair_points[key] = pair_points.get(key, 0.0) + first_score
+        pair_games[key] = pair_games.get(key, 0) + 1
+
+    names = sorted(games)
+    unrated = tuple(sorted({*bots} - games.keys()))
+    if anchor_bot is not None and anchor_bot not in games:
+        raise ValueError(f"anchor bot {anchor_bot!r} has no results")
+    if not names:
+        return RatingFit((), (), float(anchor), anchor_bot, float(prior), confidence, 0, unrated)
+
+    index = {name: i for i, name in enumerate(names)}
+    size = len(names)
+    degree = [0] * size
+    for a, b in pair_games:
+        degree[index[a]] += 1
+        degree[index[b]] += 1
+    # (i, j, games including virtual ones, i's score including virtual draws)
+    pairs: list[tuple[int, int, float, float]] = []
+    for (a, b), count in pair_games.items():
+        i, j = index[a], index[b]
+        virtual = prior / 2 * (1 / degree[i] + 1 / degree[j])
+        pairs.append((i, j, count + virtual, pair_points[a, b] + virtual / 2))
+
+    groups = _components(size, ((i, j) for i, j, _, _ in pairs))
+    if len(groups) > 1:
+        listing = "; ".join(", ".join(names[x] for x in group) for group in groups)
+        raise ValueError(f"results split into groups that never played each other: {listing}")
+    if size > 1 and not _strongly_connected(
+        size,
+        [(i, j) for i, j, n, w in pairs if w > 0] + [(j, i) for i, j, n, w in pairs if w < n],
+    ):
+        raise ValueError(
+            "no finite maximum-likelihood ratings: some bots never scored against the rest "
+            "(e.g. a bot won or lost every game); use prior > 0"
+        )
+
+    # Constraint c . theta = 0: mean anchor (c = 1) or one pinned bot (c = e_k).
+    if anchor_bot is None:
+        constraint = [1.0] * size
+    else:
+        constraint = [0.0] * size
+        constraint[index[anchor_bot]] = 1.0
+
+    def log_posterior(theta: list[float]) -> float:
+        total = 0.0
+        for i, j, n, w in pairs:
+            x = theta[i] - theta[j]
+            total += w * _log_sigmoid(x) + (n - w) * _log_sigmoid(-x)
+        return total
+
+    def bordered_inverse(theta: list[float]) -> tuple[list[float], list[list[float]]]:
+        grad = [0.0] * size
+        info = [[0.0] * (size + 1) for _ in range(size + 1)]
+        for i, j, n, w in pairs:
+            x = theta[i] - theta[j]
+            p, q = _sigmoid(x), _sigmoid(-x)
+            g = w - n * p
+            grad[i] += g
+            grad[j] -= g
+            h = n * p * q
+            info[i][i] += h
+            info[j][j] += h
+            info[i][j] -= h
+            info[j][i] -= h
+        for i in range(size):
+            info[i][size] = info[size][i] = constraint[i]
+        return grad, _invert(info)
+
+    theta = [0.0] * size
+    current = log_posterior(theta)
+    iterations = 0
+    while True:
+        if iterations == _MAX_NEWTON_STEPS:
+            raise RuntimeError(f"rating fit did not converge in {_MAX_NEWTON_STEPS} steps")
+        iterations += 1
+        grad, inverse = bordered_inverse(theta)
+        step = [sum(row[j] * grad[j] for j in range(size)) for row in inverse[:size]]
+        scale = 1.0
+        while True:
+            candidate = [t + scale * s for t, s in zip(theta, step, strict=True)]
+            value = log_posterior(candidate)
+            if value >= current - 1e-12 * (1.0 + abs(current)) or scale < 1e-9:
+                break
+            scale /= 2
+        theta, current = candidate, value
+        if max(abs(scale * s) for s in step) < _STEP_TOLERANCE:
+            break
+
+    _, inverse = bordered_inverse(theta)
+    elo_per_nat = 1.0 / _NAT
+    if anchor_bot is None:
+        mean = sum(theta) / size
+        theta = [t - mean for t in theta]  # undo rounding drift: the mean is exactly the anchor
+    else:
+        pinned = theta[index[anchor_bot]]
+        theta = [t - pinned for t in theta]
+    rating = [anchor + t * elo_per_nat for t in theta]
+    cov = [[inverse[i][j] * elo_per_nat**2 for j in range(size)] for i in range(size)]
+
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    order = sorted(range(size), key=lambda i: (-rating[i], names[i]))
+    lines = []
+    for i in order:
+        stderr = math.sqrt(max(cov[i][i], 0.0))
+        lines.append(
+            BotRating(
+                name=names[i],
+                rating=rating[i],
+                stderr=stderr,
+                low=rating[i] - z * stderr,
+                high=rating[i] + z * stderr,
+                games=games[names[i]],
+                score=points[names[i]] / games[names[i]],
+            )
+        )
+    return RatingFit(
+        ratings=tuple(lines),
+        covariance=tuple(tuple(cov[i][j] for j in order) for i in order),
+        anchor=float(anchor),
+        anchor_bot=anchor_bot,
+        prior=float(prior),
+        confidence=confidence,
+        iterations=iterations,
+        unrated=unrated,
+    )
+
+
+def likelihood_of_superiority(fit: RatingFit) -> dict[tuple[str, str], float]:
+    """LOS(a > b) for every ordered pair of rated bots.
+
+    A bare rating gap overstates certainty when the two ratings are positively correlated (they
+    were measured mostly against the same opponents), so the gap's variance uses the full
+    covariance: Phi((ra - rb) / sqrt(var_a + var_b - 2 cov_ab)). The result does not depend on
+    the anchor. erfc keeps the far tails accurate and makes LOS(a, b) + LOS(b, a) = 1.
+    """
+    out: dict[tuple[str, str], float] = {}
+    rows = fit.ratings
+    for i, a in enumerate(rows):
+        for j, b in enumerate(rows):
+            if i == j:
+                continue
+            gap = a.rating - b.rating
+            var = fit.covariance[i][i] + fit.covariance[j][j] - 2 * fit.covariance[i][j]
+            if var > 0:
+                out[a.name, b.name] = 0.5 * math.erfc(-gap / math.sqrt(2 * var))
+            else:
+                out[a.name, b.name] = 0.5 if gap == 0 else float(gap > 0)
+    return out
