@@ -51,8 +51,8 @@ class Action:
     ) -> Action:
         key = (kind, suit, card, alone)
         found = _INTERNED.get(key)
-        if found is not None:
-            return found
+        if found is not None and (card is None or type(card) is int):
+            return found  # (True == 1 and 1.0 == 1 hash alike: those go on to be refused)
         kind = ActionKind(kind)
         if suit is not None:
             suit = Suit(suit)

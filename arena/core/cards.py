@@ -91,15 +91,24 @@ def parse_card(text: str) -> Card:
     raise ValueError(f"not a card: {text!r} (expected e.g. 'JH', 'TC', '10D', 'JKR')")
 
 
-def build_deck(size: int) -> tuple[Card, ...]:
-    """The cards of a 24, 25, 32 or 33 card deck, in a fixed order (shuffling is the game's)."""
-    if size not in (24, 25, 32, 33):
-        raise ValueError(f"no {size}-card Euchre deck (24, 25, 32 or 33)")
+def _make_deck(size: int) -> tuple[Card, ...]:
     low = 9 if size in (24, 25) else 7
     cards = [make_card(rank, suit) for suit in SUITS for rank in range(low, 15)]
     if size in (25, 33):
         cards.append(JOKER)
     return tuple(cards)
+
+
+_DECKS = {size: _make_deck(size) for size in (24, 25, 32, 33)}
+
+
+def build_deck(size: int) -> tuple[Card, ...]:
+    """The cards of a 24, 25, 32 or 33 card deck, in a fixed order (shuffling is the game's).
+    Built once per size (a deal asks for one every hand); a tuple, so safe to share."""
+    deck = _DECKS.get(size)
+    if deck is None:
+        raise ValueError(f"no {size}-card Euchre deck (24, 25, 32 or 33)")
+    return deck
 
 
 # --- Per-trump tables -------------------------------------------------------------

@@ -108,3 +108,13 @@ class GameState:
             self.hand_number += 1
             self.hand = self._deal()
         return result
+
+
+def derive_seed(seed: int, index: int) -> int:
+    """The index-th game seed of a match or ladder seeded with `seed` (splitmix64), so
+    every game's deals are fixed by one number and its place in the schedule."""
+    _check_seed(seed)
+    x = (seed + (index + 1) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return (x ^ (x >> 31)) & MAX_SEED

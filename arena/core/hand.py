@@ -172,15 +172,18 @@ class HandState:
     def makers_team(self) -> int | None:
         return None if self.maker is None else self.maker % 2
 
-    def describe(self) -> str:
-        """A one-line state for error messages and logs."""
+    def describe(self, show_hand: bool = True) -> str:
+        """A one-line state for error messages and logs. The hand of the seat to act is
+        left out when show_hand is false, and while a dealer names trump on a turned joker
+        (not having looked yet): an error message may go to another seat's bot."""
         parts = [f"{self.phase.value}, dealer {self.dealer}"]
         if self.phase is not Phase.HAND_OVER:
             parts.append(f"seat {self.turn} to act")
         if self.trump is not None:
             parts.append(f"trump {SUITS[self.trump].name.lower()}")
-        hand = " ".join(card_name(c) for c in self.hands[self.turn])
-        parts.append(f"hand [{hand}]")
+        if show_hand and self.phase is not Phase.DEALER_NAMES_TRUMP:
+            hand = " ".join(card_name(c) for c in self.hands[self.turn])
+            parts.append(f"hand [{hand}]")
         if self.trick_plays:
             played = " ".join(card_name(c) for _, c in self.trick_plays)
             parts.append(f"trick so far [{played}]")
@@ -205,9 +208,17 @@ class HandState:
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is Phase.PLAY:  # legal_cards(), inlined: this runs at most decisions
             play = A.PLAY
-            return [play[c] for c in self.legal_cards()]
+            hand = self.hands[self.turn]
+            plays = self.trick_plays
+            if plays:
+                eff = self._eff
+                led = eff[plays[0][1]]
+                follow = [play[c] for c in hand if eff[c] == led]
+                if follow:
+                    return follow
+            return [play[c] for c in hand]
         rules = self.rules
         seat = self.turn
         if phase is Phase.BID_ROUND_1:
@@ -249,7 +260,8 @@ class HandState:
         if legal is None:
             legal = self._compute_legal()
         if (seat is not None and seat != self.turn) or action not in legal:
-            raise IllegalActionError(action, self.describe(), self._why_illegal(action, seat))
+            own = seat is None or seat == self.turn
+            raise IllegalActionError(action, self.describe(own), self._why_illegal(action, seat))
         self._legal = None
         seat = self.turn
         self.history.append((seat, action))
@@ -284,6 +296,13 @@ class HandState:
         if seat is not None and seat != self.turn:
             return f"it is seat {self.turn}'s turn, not seat {seat}'s"
         kinds = {a.kind for a in self.legal_actions()}
+        if (
+            action.kind is ActionKind.ORDER_UP
+            and self.phase is Phase.BID_ROUND_1
+            and self.turn == self.dealer
+            and ActionKind.ORDER_UP not in kinds
+        ):
+            return "the dealer may pick up only holding a card of the upcard's suit"
         if action.kind not in kinds:
             allowed = ", ".join(sorted(k.name.lower() for k in kinds))
             return f"{action.kind.name.lower()} is not allowed now (allowed: {allowed})"
@@ -298,7 +317,7 @@ class HandState:
         if action.alone:
             return "this seat may not go alone with this call"
         if action.kind is ActionKind.ORDER_UP:
-            return "the dealer may pick up only holding a card of the upcard's suit"
+            return "the dealer's partner must go alone to order up"
         return "not among the legal actions"
 
     # --- transitions ------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.core.actions import Action, ActionKind
-from arena.core.cards import Card
+from arena.core.cards import JOKER, Card
 from arena.core.game import GameState
 from arena.core.hand import HandState, Phase
 from arena.core.rules import RuleSet
@@ -53,6 +53,8 @@ class SeatView:
     tricks: tuple[TrickView, ...]
     current_trick: TrickView | None
     tricks_won: tuple[int, int]
+    legal_actions: tuple[Action, ...] = ()
+    """What this seat may do now: empty unless it is this seat's turn."""
 
     def visible_cards(self) -> set[Card]:
         """Every card this view reveals (for checks that nothing hidden leaked)."""
@@ -78,7 +80,9 @@ def hand_view(
     current = None
     if phase is Phase.PLAY and hand.trick_plays:
         current = TrickView(hand.trick_leader, tuple(hand.trick_plays), None)
-    round2 = any(a.kind is ActionKind.PASS for s, a in hand.history if s == hand.dealer)
+    # Turned down once round 1 ended without a taker (a dealer's pass in the alone round
+    # is no pass of the upcard); a turned joker is never turned down.
+    round2 = phase is not Phase.BID_ROUND_1 and not hand.trump_from_upcard and hand.upcard != JOKER
     return SeatView(
         seat=seat,
         rules=hand.rules,
@@ -100,6 +104,7 @@ def hand_view(
         tricks=tuple(TrickView(t.leader, t.plays, t.winner) for t in hand.tricks),
         current_trick=current,
         tricks_won=(hand.tricks_won[0], hand.tricks_won[1]),
+        legal_actions=tuple(hand.legal_actions()) if not over and seat == hand.turn else (),
     )
 
 

@@ -1,0 +1,208 @@
+"""The `arena` command: matches, bot checks, replays and record verification.
+
+Errors a person can fix (a bad manifest, an unknown preset, a missing file) are printed as
+one message and exit with status 2; bot faults are results, not errors; Ctrl-C stops
+every bot process and exits with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from arena import __version__
+from arena.core.errors import RuleSetError
+from arena.core.game import MAX_SEED
+from arena.core.rules import PRESETS, preset
+from arena.errors import ConfigError
+from arena.manifest import load_manifest, sample_bot_names
+from arena.runner import FaultPolicy
+from arena.wire.transport import TimeControl
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2**63-1")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
+
+
+def _default_concurrency() -> int:
+    import os
+
+    return os.cpu_count() or 1
+
+
+def add_time_options(p: argparse.ArgumentParser) -> None:
+    d = TimeControl()
+    p.add_argument("--per-decision", type=_seconds, default=d.per_decision, metavar="SECONDS",
+                   help=f"longest one decision may take (default {d.per_decision})")
+    p.add_argument("--bank", type=_seconds, default=d.bank, metavar="SECONDS",
+                   help=f"time for all of one seat's decisions in a game (default {d.bank})")
+    p.add_argument("--on-fault", choices=[f.value for f in FaultPolicy], default="forfeit",
+                   help="a faulting bot's team forfeits the game (default), or a random "
+                   "legal action is played in its place and the game goes on")
+    p.add_argument("--transport", choices=["unix", "tcp"], default="unix",
+                   help="where bots listen: a unix socket in a private folder (default) "
+                   "or loopback TCP")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    samples = ", ".join(sample_bot_names()) or "none"
+    parser = argparse.ArgumentParser(
+        prog="arena",
+        description="Euchre Arena: run Euchre bots against each other, fairly.",
+        epilog=f"A BOT is a bot.toml manifest, a folder holding one, or a sample bot "
+        f"({samples}). Run 'arena COMMAND --help' for each command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"arena {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    m = sub.add_parser("match", help="play two bots against each other",
+                       description="Play BOT_A against BOT_B: each team is two processes of "
+                       "one bot; games come in duplicate pairs (same deals, teams swapped) "
+                       "and first dealers rotate.")
+    m.add_argument("bot_a", metavar="BOT_A")
+    m.add_argument("bot_b", metavar="BOT_B")
+    m.add_argument("--games", type=_positive_int, default=20, help="games to play (default 20)")
+    m.add_argument("--rules", default="standard", choices=list(PRESETS),
+                   help="rule preset (default standard)")
+    m.add_argument("--seed", type=_seed, default=1, help="seed of every deal (default 1)")
+    m.add_argument("--concurrency", type=_positive_int, default=_default_concurrency(),
+                   help="games at once (default: the number of cores)")
+    m.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="folder for game records and bot logs (default runs/match-TIME)")
+    add_time_options(m)
+
+    c = sub.add_parser("check-bot", help="check that a bot follows the protocol before you submit it",
+                       description="Start the bot, handshake, drive it through every phase of "
+                       "every preset it accepts, check legality and timing, and check it stops "
+                       "cleanly. Prints what to fix.")
+    c.add_argument("bot", metavar="BOT")
+    c.add_argument("--games", type=_positive_int, default=4,
+                   help="games per preset (default 4)")
+    c.add_argument("--per-decision", type=_seconds, default=TimeControl().per_decision,
+                   metavar="SECONDS", help="time limit per decision")
+
+    r = sub.add_parser("replay", help="show a recorded game in the terminal or as an HTML page",
+                       description="GAME is a record file (.pb or .json), or a ladder database "
+                       "followed by a game id.")
+    r.add_argument("game", nargs="+", metavar="GAME")
+    r.add_argument("--seat", type=int, choices=range(4), default=None,
+                   help="show only what this seat could see")
+    r.add_argument("--hand", type=int, default=None, metavar="K", help="start at hand K")
+    r.add_argument("--html", type=Path, default=None, metavar="OUT.html",
+                   help="write a self-contained HTML viewer instead")
+    r.add_argument("--json", action="store_true", help="print the record as JSON")
+
+    v = sub.add_parser("verify", help="re-check recorded games against the rules",
+                       description="Replays each record through the rules engine from its seed "
+                       "and actions; exits 1 naming the first divergence.")
+    v.add_argument("records", nargs="+", metavar="RECORD",
+                   help="record files, folders of them, or ladder databases")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        if args.command == "match":
+            return cmd_match(args)
+        if args.command == "check-bot":
+            from arena.checkbot import cmd_check_bot
+
+            return cmd_check_bot(args)
+        if args.command == "replay":
+            from arena.replay_cli import cmd_replay
+
+            return cmd_replay(args)
+        if args.command == "verify":
+            from arena.replay_cli import cmd_verify
+
+            return cmd_verify(args)
+    except (ConfigError, RuleSetError) as e:
+        print(f"arena: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("arena: interrupted; every bot process was stopped", file=sys.stderr)
+        return 130
+    parser.error(f"unknown command {args.command}")
+    return 2  # pragma: no cover
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    import trio
+
+    from arena.match import MatchConfig, match_specs
+    from arena.report import print_match_table
+    from arena.runner import run_games
+    from arena.ui import GameProgress
+    from arena.wire.codec import gamelog_to_pb
+
+    rules = preset(args.rules)
+    bot_a = load_manifest(args.bot_a)
+    bot_b = load_manifest(args.bot_b)
+    if bot_a.name == bot_b.name:
+        bot_b = replace(bot_b, name=f"{bot_b.name}-2")
+    out = args.out or Path("runs") / f"match-{datetime.now():%Y%m%d-%H%M%S}"
+    games_dir = out / "games"
+    games_dir.mkdir(parents=True, exist_ok=True)
+    cfg = MatchConfig(
+        bot_a=bot_a, bot_b=bot_b, games=args.games, rules=rules, seed=args.seed,
+        concurrency=min(args.concurrency, args.games),
+        time_control=TimeControl(per_decision=args.per_decision, bank=args.bank),
+        fault_policy=FaultPolicy(args.on_fault), out_dir=out, transport=args.transport,
+    )
+    logs = []
+    progress = GameProgress(args.games, title=f"{bot_a.name} vs {bot_b.name}")
+
+    def on_done(spec, log) -> None:
+        (games_dir / f"{log.game_id}.pb").write_bytes(gamelog_to_pb(log).SerializeToString())
+        logs.append(log)
+        progress.game_done(log)
+
+    started = time.monotonic()
+    with progress:
+        trio.run(lambda: run_games(
+            match_specs(cfg), rules=rules, concurrency=cfg.concurrency, log_dir=out / "logs",
+            on_done=on_done, transport=cfg.transport,
+        ))
+    elapsed = time.monotonic() - started
+    print_match_table(logs, [bot_a.name, bot_b.name], elapsed)
+    print(f"records and bot logs: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

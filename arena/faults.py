@@ -1,0 +1,40 @@
+"""Faults: what a bot did wrong, as the arena rules it.
+
+A fault is never an error of the arena: it is recorded against the bot's seat and the
+game goes on to its ruling (forfeit, or a random legal action in the bot's place).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class FaultKind(Enum):
+    TIMEOUT = "timeout"
+    CRASHED = "crashed"
+    DISCONNECTED = "disconnected"
+    MALFORMED = "malformed"
+    ILLEGAL_ACTION = "illegal_action"
+    REFUSED_RULES = "refused_rules"
+    START_FAILED = "start_failed"
+
+
+class BotFault(Exception):
+    """Raised by the layers that talk to a bot when the bot misbehaved."""
+
+    def __init__(self, kind: FaultKind, detail: str) -> None:
+        self.kind = kind
+        self.detail = detail
+        super().__init__(f"{kind.value}: {detail}")
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    kind: FaultKind
+    seat: int
+    hand_number: int
+    decision_number: int
+    detail: str
+    substituted: bool
+    """True: the arena played a random legal action instead; False: the team forfeited."""

@@ -1,0 +1,48 @@
+"""Tables printed at the end of a match (rich)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from arena.gamelog import GameLog
+from arena.stats import BotStats, collect_stats
+
+
+def bot_table(stats: Sequence[BotStats], title: str) -> Table:
+    t = Table(title=title)
+    for col in ("bot", "games", "won", "win %", "points", "calls", "made %", "euchred",
+                "euchres", "alone", "faults", "mean ms", "worst ms"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for s in stats:
+        t.add_row(
+            s.name, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f}", str(s.points),
+            str(s.calls), f"{s.pct(s.makes, s.calls):.0f}", str(s.euchred), str(s.euchres),
+            f"{s.alone_marches}/{s.alone}", str(s.faults) if not s.faults else f"[red]{s.faults}",
+            f"{s.mean_think_ms:.2f}", f"{s.max_think_ms:.1f}",
+        )
+    return t
+
+
+def _wide_console() -> Console:
+    """Tables stay readable when output goes to a file or a pipe (rich assumes 80 columns)."""
+    c = Console()
+    return c if c.is_terminal else Console(width=max(c.width, 132))
+
+
+def print_match_table(logs: Iterable[GameLog], order: Sequence[str], elapsed: float,
+                      console: Console | None = None) -> None:
+    logs = list(logs)
+    console = console or _wide_console()
+    stats = collect_stats(logs)
+    rows = [stats[n] for n in order if n in stats]
+    rate = len(logs) / elapsed if elapsed > 0 else 0.0
+    console.print(bot_table(rows, f"{len(logs)} games in {elapsed:.1f} s ({rate:.1f} games/s)"))
+    faults = [(log.game_id, f) for log in logs for f in log.faults]
+    if faults:
+        console.print(f"[red]{len(faults)} fault(s)[/red]; the first few:")
+        for game_id, f in faults[:5]:
+            first_line = f.detail.splitlines()[0] if f.detail else ""
+            console.print(f"  {game_id} seat {f.seat}: {f.kind.value}: {first_line}")

@@ -1,0 +1,437 @@
+"""Plays one game between bot processes, judged by the rules core, and records it.
+
+A Worker holds bot processes across the games it plays (one process per seat, started
+on first use, restarted after a fault), so a match or ladder with C workers runs C games
+at once. play_game() never raises because of a bot: every misbehaviour becomes a Fault
+in the game's log, and the game ends as the fault policy says.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+import trio
+
+from arena import __version__
+from arena.core.actions import Action
+from arena.core.errors import IllegalActionError
+from arena.core.events import EventFeed
+from arena.core.game import GameState
+from arena.core.rules import RuleSet
+from arena.core.view import seat_view
+from arena.faults import BotFault, Fault, FaultKind
+from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction, SeatBot
+from arena.manifest import BotManifest
+from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec
+from arena.wire.transport import BotClient, BotIdentity, TimeControl
+
+START_GAME_TIMEOUT = 5.0
+END_GAME_TIMEOUT = 2.0
+HELLO_TIMEOUT = 5.0
+
+
+class FaultPolicy(Enum):
+    FORFEIT = "forfeit"
+    """The faulting team loses the game at once."""
+    SUBSTITUTE = "substitute"
+    """A random legal action is played for the bot, and the game goes on."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    game_id: str
+    rules: RuleSet
+    seed: int
+    first_dealer: int
+    seat_bots: tuple[BotManifest, ...]
+    """The bot in each seat (team = seat % 2)."""
+    time_control: TimeControl = field(default_factory=TimeControl)
+    fault_policy: FaultPolicy = FaultPolicy.FORFEIT
+
+
+@dataclass
+class BotInstance:
+    """One running bot (a process we started, or a remote address) and its connection."""
+
+    manifest: BotManifest
+    client: BotClient
+    identity: BotIdentity
+    process: BotProcess | None
+    needs_restart: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return not self.needs_restart and (self.process is None or self.process.running)
+
+
+class Worker:
+    """Plays games one after another with processes it keeps between them."""
+
+    def __init__(
+        self,
+        pool: BotPool,
+        rules: RuleSet,
+        log_dir: Path,
+        name: str = "w0",
+        transport: str = "unix",
+        startup_timeout: float = 10.0,
+        max_processes: int = 16,
+    ) -> None:
+        self.pool = pool
+        self.rules = rules
+        self.log_dir = log_dir
+        self.name = name
+        self.transport = transport
+        self.startup_timeout = startup_timeout
+        self.max_processes = max_processes
+        self._instances: dict[tuple[str, str, int], BotInstance] = {}
+
+    async def instance(self, manifest: BotManifest, index: int) -> BotInstance:
+        """The index-th process of this bot in this worker, started or restarted if needed;
+        raises BotFault(START_FAILED or REFUSED_RULES)."""
+        key = (manifest.name, manifest.digest, index)
+        inst = self._instances.get(key)
+        if inst is not None and inst.alive:
+            return inst
+        if inst is not None:
+            await self._retire(key)
+        if len(self._instances) >= self.max_processes:
+            await self._retire(next(iter(self._instances)))
+        inst = await self._start(manifest, index)
+        self._instances[key] = inst
+        return inst
+
+    async def _start(self, manifest: BotManifest, index: int) -> BotInstance:
+        process = None
+        if manifest.command is None:
+            address = manifest.address
+            assert address is not None
+        else:
+            spec = LaunchSpec(manifest.name, manifest.command, manifest.cwd, manifest.env)
+            log_path = self.log_dir / f"{manifest.name}-{self.name}-{index}.log"
+            try:
+                process = await self.pool.start(
+                    spec,
+                    log_path=log_path,
+                    transport=self.transport,  # type: ignore[arg-type]
+                    startup_timeout=self.startup_timeout,
+                )
+            except BotStartError as e:
+                raise BotFault(FaultKind.START_FAILED, str(e)) from None
+            address = process.address
+        client = BotClient(address)
+        try:
+            with trio.fail_after(HELLO_TIMEOUT):
+                identity = await client.hello(self.rules, __version__)
+        except (BotFault, trio.TooSlowError) as e:
+            client.close()
+            if process is not None:
+                await process.stop()
+            detail = e.detail if isinstance(e, BotFault) else f"no answer in {HELLO_TIMEOUT:.0f} s"
+            raise BotFault(FaultKind.START_FAILED, f"handshake failed: {detail}") from None
+        if identity.refusal is not None:
+            client.close()
+            if process is not None:
+                await process.stop()
+            raise BotFault(FaultKind.REFUSED_RULES, identity.refusal)
+        return BotInstance(manifest, client, identity, process)
+
+    async def _retire(self, key: tuple[str, str, int]) -> None:
+        inst = self._instances.pop(key)
+        inst.client.close()
+        if inst.process is not None:
+            await inst.process.stop()
+
+    async def close(self) -> None:
+        with trio.CancelScope(shield=True):
+            for key in list(self._instances):
+                await self._retire(key)
+
+
+@dataclass
+class _Seat:
+    seat: int
+    manifest: BotManifest
+    instance: BotInstance | None = None
+    bank: float = 0.0
+    decisions: int = 0
+    out: bool = False
+    """Out of this game (crashed, start failed, bank spent): substituted from now on."""
+
+
+class _Forfeit(Exception):
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+class GameRun:
+    """The state of one game being played; play() drives it to the end."""
+
+    def __init__(self, worker: Worker, spec: GameSpec) -> None:
+        self.worker = worker
+        self.spec = spec
+        self.game = GameState(spec.rules, spec.seed, spec.first_dealer)
+        self.feed = EventFeed(self.game)
+        self.rng = random.Random(spec.seed ^ 0x5EED)
+        self.seats = [
+            _Seat(s, m, bank=spec.time_control.bank) for s, m in enumerate(spec.seat_bots)
+        ]
+        self.log = GameLog(
+            game_id=spec.game_id,
+            rules=spec.rules,
+            seed=spec.seed,
+            first_dealer=spec.first_dealer,
+            seats=(),
+            started_ms=int(time.time() * 1000),
+        )
+        self._new_hand_log()
+
+    def _new_hand_log(self) -> None:
+        hand = self.game.hand
+        self.log.hands.append(
+            HandLog(
+                hand_number=self.game.hand_number,
+                dealer=hand.dealer,
+                dealt=tuple(tuple(h) for h in hand.hands),
+                kitty=hand.kitty,
+            )
+        )
+
+    def _fault(self, seat: _Seat, fault: BotFault) -> None:
+        """Records the fault, then forfeits (raises _Forfeit) or marks the seat to be
+        substituted, as the policy says."""
+        substitute = self.spec.fault_policy is FaultPolicy.SUBSTITUTE
+        kind, detail = fault.kind, fault.detail
+        if seat.instance is not None:
+            seat.instance.needs_restart = True
+        self.log.faults.append(
+            Fault(kind, seat.seat, self.game.hand_number, seat.decisions, detail, substitute)
+        )
+        if kind in (FaultKind.CRASHED, FaultKind.DISCONNECTED, FaultKind.START_FAILED,
+                    FaultKind.REFUSED_RULES):
+            seat.out = True
+        if not substitute:
+            raise _Forfeit(seat.seat)
+
+    async def play(self) -> GameLog:
+        try:
+            await self._acquire()
+            await self._start_game()
+            while not self.game.over:
+                await self._one_decision()
+            self.log.end = GameEnd.COMPLETED
+            self.log.winning_team = self.game.winner
+        except _Forfeit as f:
+            self.log.end = GameEnd.FORFEIT
+            self.log.winning_team = 1 - f.seat % 2
+            self.feed.forfeit(f.seat % 2)
+        self.log.final_scores = (self.game.scores[0], self.game.scores[1])
+        await self._end_game()
+        self.log.finished_ms = int(time.time() * 1000)
+        return self.log
+
+    async def _acquire(self) -> None:
+        counts: dict[str, int] = {}
+        seat_bots = []
+        for st in self.seats:
+            m = st.manifest
+            index = counts.get(m.name, 0)
+            counts[m.name] = index + 1
+            try:
+                st.instance = await self.worker.instance(m, index)
+                seat_bots.append(SeatBot(st.seat, m.name, st.instance.identity.version))
+            except BotFault as e:
+                seat_bots.append(SeatBot(st.seat, m.name, m.version))
+                self.log.seats = tuple(seat_bots)
+                self._fault(st, e)
+        self.log.seats = tuple(seat_bots)
+
+    async def _start_game(self) -> None:
+        names = [m.name for m in self.spec.seat_bots]
+        failures: list[tuple[_Seat, BotFault]] = []
+
+        async def start(st: _Seat) -> None:
+            if st.out or st.instance is None:
+                return
+            try:
+                with trio.fail_after(START_GAME_TIMEOUT):
+                    await st.instance.client.start_game(
+                        self.spec.game_id, st.seat, self.spec.rules, names,
+                        self.spec.time_control,
+                    )
+            except BotFault as e:
+                failures.append((st, e))
+            except trio.TooSlowError:
+                failures.append((st, BotFault(FaultKind.TIMEOUT, "StartGame: no answer")))
+
+        async with trio.open_nursery() as nursery:
+            for st in self.seats:
+                nursery.start_soon(start, st)
+        for st, e in sorted(failures, key=lambda x: x[0].seat):
+            self._fault(st, e)
+
+    async def _one_decision(self) -> None:
+        game = self.game
+        st = self.seats[game.turn]
+        view = seat_view(game, st.seat)
+        events = self.feed.take(st.seat)
+        action: Action | None = None
+        think = 0.0
+        if not st.out and st.instance is not None:
+            try:
+                action, think = await self._ask(st, view, events)
+            except BotFault as e:
+                self._fault(st, await _crash_or(st.instance, e))
+        substituted = action is None
+        if action is None:
+            action = self.rng.choice(view.legal_actions)
+        hand = game.hand
+        hand_log = self.log.hands[-1]
+        tricks_before = len(hand.tricks)
+        try:
+            result = self.feed.apply(action, st.seat)
+        except IllegalActionError as e:
+            self._fault(st, BotFault(FaultKind.ILLEGAL_ACTION, f"{e.action}: {e.reason}"))
+            action = self.rng.choice(view.legal_actions)
+            substituted = True
+            result = self.feed.apply(action, st.seat)
+        st.decisions += 1
+        hand_log.actions.append(
+            LoggedAction(st.seat, action, round(think * 1e6), substituted)
+        )
+        if len(hand.tricks) > tricks_before:
+            hand_log.trick_winners.append(hand.tricks[-1].winner)
+        if result is not None:
+            hand_log.result = result
+            hand_log.scores_after = (game.scores[0], game.scores[1])
+            if not game.over:
+                self._new_hand_log()
+
+    async def _ask(self, st: _Seat, view, events) -> tuple[Action, float]:
+        """The bot's action and the call's round trip; the bank is charged the round trip
+        less the latency allowance."""
+        tc = self.spec.time_control
+        limit = min(tc.per_decision, st.bank)
+        if limit <= 0:
+            st.out = True
+            raise BotFault(FaultKind.TIMEOUT, "the game's time bank is spent")
+        assert st.instance is not None
+        with trio.move_on_after(limit + tc.allowance):
+            action, elapsed = await st.instance.client.decide(
+                self.spec.game_id, st.decisions, view, events, limit, st.bank
+            )
+            charged = max(0.0, elapsed - tc.allowance)
+            if charged > limit:
+                raise BotFault(
+                    FaultKind.TIMEOUT, f"answered after {elapsed:.3f} s; the limit was {limit:.3f} s"
+                )
+            st.bank -= charged
+            return action, elapsed
+        raise BotFault(
+            FaultKind.TIMEOUT,
+            f"no answer within {limit:.3f} s (plus {tc.allowance:.2f} s allowance)",
+        )
+
+    async def _end_game(self) -> None:
+        async def end(st: _Seat) -> None:
+            inst = st.instance
+            if inst is None or st.out or not inst.alive and inst.process is not None:
+                return
+            events = self.feed.take(st.seat)
+            with trio.move_on_after(END_GAME_TIMEOUT) as scope:
+                try:
+                    await inst.client.end_game(self.spec.game_id, events)
+                except BotFault:
+                    inst.needs_restart = True
+            if scope.cancelled_caught:
+                inst.needs_restart = True
+
+        with trio.CancelScope(shield=True):
+            async with trio.open_nursery() as nursery:
+                for st in self.seats:
+                    nursery.start_soon(end, st)
+
+
+async def _crash_or(inst: BotInstance, fault: BotFault) -> BotFault:
+    """A lost connection is a crash when the process died: wait a moment for the exit to
+    be seen, then say how it ended and what it last wrote."""
+    proc = inst.process
+    if fault.kind is not FaultKind.DISCONNECTED or proc is None:
+        return fault
+    with trio.move_on_after(1.0):
+        await proc.wait()
+    if proc.running:
+        return fault
+    tail = proc.log_tail(10)
+    return BotFault(
+        FaultKind.CRASHED, f"the bot's process {_exit_text(proc)}; its last output:\n{tail}"
+    )
+
+
+def _exit_text(proc: BotProcess) -> str:
+    code = proc.returncode
+    if code is None:
+        return "is still running"
+    if code < 0:
+        return f"was killed by signal {-code}"
+    return f"exited with code {code}"
+
+
+async def play_game(worker: Worker, spec: GameSpec) -> GameLog:
+    return await GameRun(worker, spec).play()
+
+
+def seat_assignment(bot_a: BotManifest, bot_b: BotManifest, a_team: int) -> tuple[BotManifest, ...]:
+    """The bots by seat when bot_a plays as team a_team (seats a_team and a_team + 2)."""
+    return tuple(bot_a if seat % 2 == a_team else bot_b for seat in range(4))
+
+
+def pairing_label(seats: Sequence[BotManifest]) -> str:
+    return f"{seats[0].name}+{seats[2].name} vs {seats[1].name}+{seats[3].name}"
+
+
+async def run_games(
+    specs: Sequence[GameSpec] | object,
+    *,
+    rules: RuleSet,
+    concurrency: int,
+    log_dir: Path,
+    on_done,
+    transport: str = "unix",
+    startup_timeout: float = 10.0,
+) -> None:
+    """Plays the specs (any iterable) on `concurrency` workers; calls on_done(spec, log)
+    in the trio thread as each game finishes, in finishing order."""
+    from arena.processes import open_bot_pool
+
+    log_dir.mkdir(parents=True, exist_ok=True)
+    send, receive = trio.open_memory_channel[GameSpec](0)
+
+    async def feed() -> None:
+        async with send:
+            for spec in specs:  # type: ignore[attr-defined]
+                await send.send(spec)
+
+    async def work(worker: Worker, receive: trio.MemoryReceiveChannel[GameSpec]) -> None:
+        try:
+            async with receive:
+                async for spec in receive:
+                    log = await play_game(worker, spec)
+                    on_done(spec, log)
+        finally:
+            await worker.close()
+
+    async with open_bot_pool() as pool, trio.open_nursery() as nursery:
+        nursery.start_soon(feed)
+        async with receive:
+            for i in range(concurrency):
+                worker = Worker(
+                    pool, rules, log_dir, name=f"w{i}", transport=transport,
+                    startup_timeout=startup_timeout,
+                )
+                nursery.start_soon(work, worker, receive.clone())

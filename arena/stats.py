@@ -1,0 +1,108 @@
+"""Per-bot figures over recorded games: what a match prints and a ladder reports.
+
+Figures are counted per bot, over the seats it held, from game logs alone, so the same
+numbers come out of a live match, a ladder database, or a folder of records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from arena.core.scoring import Outcome
+from arena.gamelog import GameLog
+
+
+@dataclass
+class BotStats:
+    name: str
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    hands: int = 0
+    calls: int = 0
+    """Hands in which this bot made trump."""
+    makes: int = 0
+    marches: int = 0
+    euchred: int = 0
+    """Its calls that were euchred (suffered)."""
+    euchres: int = 0
+    """Opponents' calls it defended and euchred (inflicted)."""
+    alone: int = 0
+    alone_marches: int = 0
+    faults: int = 0
+    decisions: int = 0
+    think_us_total: int = 0
+    think_us_max: int = 0
+    fault_kinds: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def mean_think_ms(self) -> float:
+        return self.think_us_total / self.decisions / 1000 if self.decisions else 0.0
+
+    @property
+    def max_think_ms(self) -> float:
+        return self.think_us_max / 1000
+
+    def pct(self, part: int, whole: int) -> float:
+        return 100.0 * part / whole if whole else 0.0
+
+
+def collect_stats(logs: Iterable[GameLog]) -> dict[str, BotStats]:
+    stats: dict[str, BotStats] = {}
+
+    def get(name: str) -> BotStats:
+        s = stats.get(name)
+        if s is None:
+            s = stats[name] = BotStats(name)
+        return s
+
+    for log in logs:
+        names = {sb.seat: sb.name for sb in log.seats}
+        if len(names) != 4:
+            continue
+        teams = [{names[0], names[2]}, {names[1], names[3]}]
+        for team, members in enumerate(teams):
+            for name in members:
+                s = get(name)
+                s.games += 1
+                s.wins += log.winning_team == team
+                s.points += log.final_scores[team]
+        for h in log.hands:
+            for la in h.actions:
+                if la.substituted:
+                    continue
+                b = get(names[la.seat])
+                b.decisions += 1
+                b.think_us_total += la.think_us
+                b.think_us_max = max(b.think_us_max, la.think_us)
+            for name in set(names.values()):
+                get(name).hands += 1
+            r = h.result
+            if r is None or r.maker is None:
+                continue
+            maker = get(names[r.maker])
+            maker.calls += 1
+            outcome = r.score.outcome
+            if outcome in (Outcome.MADE, Outcome.MARCH):
+                maker.makes += 1
+            if outcome is Outcome.MARCH:
+                maker.marches += 1
+            if outcome is Outcome.EUCHRED:
+                maker.euchred += 1
+                for name in {names[(r.maker + 1) % 4], names[(r.maker + 3) % 4]}:
+                    get(name).euchres += 1
+            for seat in r.alone:
+                a = get(names[seat])
+                a.alone += 1
+                if seat % 2 == r.maker % 2 and outcome is Outcome.MARCH:
+                    a.alone_marches += 1
+        for f in log.faults:
+            b = get(names[f.seat])
+            b.faults += 1
+            b.fault_kinds[f.kind.value] = b.fault_kinds.get(f.kind.value, 0) + 1
+    return stats

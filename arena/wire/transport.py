@@ -1,0 +1,288 @@
+"""The one module that owns gRPC: the arena's client for a bot, and the bot-side server.
+
+grpcio's async API runs only on asyncio, and the arena runs on trio. Each call uses the
+sync stub's ``.future()`` with a done-callback that wakes trio through its token: measured
+here that beats ``trio.to_thread`` (about 1.0 against 1.2 ms a call) and cancels cleanly,
+since cancelling the future cancels the RPC and the bot sees it, where an abandoned thread
+would keep it waiting. The time left in trio's deadline is passed to gRPC as ``timeout=``:
+the caller owns timeouts, this module only honours them.
+
+The time a call took is stamped in the callback, on gRPC's thread, the moment the answer
+arrives, so trio's scheduling delays (other games, other bots) are never charged to a bot.
+"""
+
+from __future__ import annotations
+
+import os
+
+# The arena forks bot processes while gRPC runs. With gRPC's fork support on, its fork
+# handlers start threads in the child between fork and exec, and the child's closing of
+# inherited descriptors then kills them: measured here, 2 to 6 of 30 bots died with
+# SIGABRT ("epoll_wait error: Bad file descriptor") before listening. Must be set before
+# grpc is first imported.
+os.environ["GRPC_ENABLE_FORK_SUPPORT"] = "0"
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from concurrent import futures
+from dataclasses import dataclass, replace
+from typing import Any
+
+import grpc  # noqa: E402 - after the fork-support setting above
+import trio  # noqa: E402
+
+from arena.core.actions import Action
+from arena.core.events import Event
+from arena.core.rules import RuleSet
+from arena.core.view import SeatView
+from arena.faults import BotFault, FaultKind
+from arena.wire import codec
+from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc
+
+PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
+_MAX_MESSAGE = 1 << 20
+_CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", _MAX_MESSAGE),
+    ("grpc.max_send_message_length", _MAX_MESSAGE),
+    ("grpc.enable_retries", 0),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class BotIdentity:
+    name: str
+    version: str
+    author: str
+    refusal: str | None
+    """Why the bot refused the rules, or None when it accepts them."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    per_decision: float = 2.0
+    """Seconds one decision may take."""
+    bank: float = 60.0
+    """Seconds for all of one seat's decisions in a game."""
+    allowance: float = 0.25
+    """Seconds of latency per call that are never charged (the arena's and the OS's)."""
+
+    def __post_init__(self) -> None:
+        if not (self.per_decision > 0 and self.bank > 0 and self.allowance >= 0):
+            raise ValueError("time control: per_decision and bank must be positive")
+
+
+def _timeout_from_deadline() -> float | None:
+    deadline = trio.current_effective_deadline()
+    if math.isinf(deadline):
+        return None
+    return max(0.0, deadline - trio.current_time())
+
+
+_STATUS_KINDS = {
+    grpc.StatusCode.DEADLINE_EXCEEDED: FaultKind.TIMEOUT,
+    grpc.StatusCode.UNAVAILABLE: FaultKind.DISCONNECTED,
+    grpc.StatusCode.CANCELLED: FaultKind.DISCONNECTED,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: FaultKind.MALFORMED,
+    grpc.StatusCode.INTERNAL: FaultKind.MALFORMED,
+    grpc.StatusCode.UNIMPLEMENTED: FaultKind.MALFORMED,
+}
+
+
+def _fault_from_rpc_error(method: str, err: grpc.RpcError) -> BotFault:
+    code = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
+    details = err.details() if hasattr(err, "details") else str(err)
+    kind = _STATUS_KINDS.get(code, FaultKind.DISCONNECTED)
+    if code is grpc.StatusCode.UNKNOWN:
+        details = f"the bot raised an error in {method}: {details}"
+    return BotFault(kind, f"{method}: {code.name if code else 'UNKNOWN'}: {details}")
+
+
+class BotClient:
+    """One connection from the arena to one bot process. Methods speak domain types."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self._channel = grpc.insecure_channel(address, options=_CHANNEL_OPTIONS)
+        self._stub = bot_pb2_grpc.EuchreBotServiceStub(self._channel)
+
+    def close(self) -> None:
+        self._channel.close()
+
+    async def _call(self, name: str, request: Any) -> tuple[Any, float]:
+        """Returns the response and the seconds from sending to the answer's arrival."""
+        method = getattr(self._stub, name)
+        token = trio.lowlevel.current_trio_token()
+        done = trio.Event()
+        arrived = [0.0]
+
+        def on_done(_: grpc.Future) -> None:
+            arrived[0] = time.monotonic()
+            try:
+                token.run_sync_soon(done.set)
+            except trio.RunFinishedError:  # the arena is shutting down; nobody waits
+                pass
+
+        sent = time.monotonic()
+        try:
+            future = method.future(request, timeout=_timeout_from_deadline())
+        except ValueError as e:  # e.g. a message over the size limit
+            raise BotFault(FaultKind.MALFORMED, f"{name}: {e}") from None
+        future.add_done_callback(on_done)
+        try:
+            await done.wait()
+        except BaseException:
+            future.cancel()
+            raise
+        try:
+            response = future.result()
+        except grpc.RpcError as e:
+            raise _fault_from_rpc_error(name, e) from None
+        except grpc.FutureCancelledError:
+            raise BotFault(FaultKind.DISCONNECTED, f"{name}: call cancelled") from None
+        return response, arrived[0] - sent
+
+    async def hello(self, rules: RuleSet, arena_version: str) -> BotIdentity:
+        req = bot_pb2.HelloRequest(protocol_version=PROTOCOL_VERSION, arena_version=arena_version)
+        codec.rules_to_pb(rules, req.rules)
+        resp, _ = await self._call("Hello", req)
+        if resp.protocol_version not in (0, PROTOCOL_VERSION):
+            return BotIdentity(
+                resp.name, resp.version, resp.author,
+                f"speaks protocol version {resp.protocol_version}, the arena {PROTOCOL_VERSION}",
+            )
+        refusal = (resp.refusal_reason or "no reason given") if resp.refuse_rules else None
+        return BotIdentity(resp.name or "?", resp.version, resp.author, refusal)
+
+    async def start_game(
+        self,
+        game_id: str,
+        seat: int,
+        rules: RuleSet,
+        seat_bots: Sequence[str],
+        time_control: TimeControl,
+    ) -> None:
+        req = bot_pb2.StartGameRequest(game_id=game_id, seat=seat, seat_bots=list(seat_bots))
+        codec.rules_to_pb(rules, req.rules)
+        req.time_control.per_decision_ms = round(time_control.per_decision * 1000)
+        req.time_control.bank_ms = round(time_control.bank * 1000)
+        await self._call("StartGame", req)
+
+    async def decide(
+        self,
+        game_id: str,
+        decision_number: int,
+        view: SeatView,
+        events: Sequence[Event],
+        decision_time: float,
+        bank_time: float,
+    ) -> tuple[Action, float]:
+        """The bot's action (decoded, not yet judged) and the seconds the call took."""
+        req = bot_pb2.DecideRequest(game_id=game_id, decision_number=decision_number)
+        codec.view_to_pb(view, req.view)
+        for a in view.legal_actions:
+            codec.action_to_pb(a, req.legal_actions.add())
+        for e in events:
+            codec.event_to_pb(e, req.events.add())
+        req.time_left.decision_ms = max(0, round(decision_time * 1000))
+        req.time_left.bank_ms = max(0, round(bank_time * 1000))
+        resp, elapsed = await self._call("Decide", req)
+        if not resp.HasField("action"):
+            raise BotFault(FaultKind.MALFORMED, "Decide: the response holds no action")
+        try:
+            return codec.action_from_pb(resp.action), elapsed
+        except codec.MalformedMessage as e:
+            raise BotFault(FaultKind.MALFORMED, f"Decide: {e}") from None
+
+    async def end_game(self, game_id: str, events: Sequence[Event]) -> None:
+        req = bot_pb2.EndGameRequest(game_id=game_id)
+        for e in events:
+            codec.event_to_pb(e, req.events.add())
+        await self._call("EndGame", req)
+
+
+# --- the bot side ------------------------------------------------------------------
+
+
+class BotHandler:
+    """What the SDK implements: plain domain calls, one per RPC."""
+
+    def hello(self, rules: RuleSet) -> BotIdentity:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def start_game(self, game_id: str, seat: int, seat_bots: Sequence[str]) -> None:
+        raise NotImplementedError  # pragma: no cover - interface
+
+    def decide(
+        self, game_id: str, view: SeatView, events: Sequence[Event], time_left: float
+    ) -> Action:
+        raise NotImplementedError  # pragma: no cover - interface
+
+    def end_game(self, game_id: str, events: Sequence[Event]) -> None:
+        raise NotImplementedError  # pragma: no cover - interface
+
+
+class _Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
+    def __init__(self, handler: BotHandler) -> None:
+        self._handler = handler
+        self._rules: RuleSet | None = None
+
+    def Hello(self, request, context):
+        try:
+            rules = codec.rules_from_pb(request.rules)
+        except (ValueError, codec.MalformedMessage) as e:
+            return bot_pb2.HelloResponse(
+                protocol_version=PROTOCOL_VERSION, refuse_rules=True,
+                refusal_reason=f"cannot read the rules: {e}",
+            )
+        self._rules = rules
+        ident = self._handler.hello(rules)
+        return bot_pb2.HelloResponse(
+            name=ident.name, version=ident.version, author=ident.author,
+            protocol_version=PROTOCOL_VERSION,
+            refuse_rules=ident.refusal is not None, refusal_reason=ident.refusal or "",
+        )
+
+    def StartGame(self, request, context):
+        self._rules = codec.rules_from_pb(request.rules)
+        self._handler.start_game(request.game_id, request.seat, list(request.seat_bots))
+        return bot_pb2.StartGameResponse()
+
+    def Decide(self, request, context):
+        if self._rules is None:
+            context.abort(grpc.StatusCode.FAILED_PRECONDITION, "Decide before Hello/StartGame")
+        view = codec.view_from_pb(request.view, self._rules)
+        legal = tuple(codec.action_from_pb(a) for a in request.legal_actions)
+        view = replace(view, legal_actions=legal)
+        events = [codec.event_from_pb(e) for e in request.events]
+        action = self._handler.decide(
+            request.game_id, view, events, request.time_left.decision_ms / 1000
+        )
+        return bot_pb2.DecideResponse(action=codec.action_to_pb(action))
+
+    def EndGame(self, request, context):
+        self._handler.end_game(request.game_id, [codec.event_from_pb(e) for e in request.events])
+        return bot_pb2.EndGameResponse()
+
+
+def serve(handler: BotHandler, address: str, *, on_started: Callable[[], None] | None = None) -> None:
+    """Serves the bot until SIGTERM or SIGINT (then stops within a second)."""
+    import signal
+    import threading
+
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=4),
+        options=_CHANNEL_OPTIONS,
+    )
+    bot_pb2_grpc.add_EuchreBotServiceServicer_to_server(_Servicer(handler), server)
+    if server.add_insecure_port(address) == 0 and not address.startswith("unix:"):
+        raise OSError(f"cannot listen on {address}")
+    server.start()
+    if on_started is not None:
+        on_started()
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    while not stop.wait(0.5):
+        pass
+    server.stop(grace=0.5).wait()

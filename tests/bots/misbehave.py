@@ -1,0 +1,96 @@
+"""A bot that misbehaves on purpose, for the arena's tests: `python misbehave.py MODE`.
+
+It serves the protocol with the generated code directly (not the SDK) so it can send
+what the SDK never would. Modes:
+  good          plays the first legal action (a control)
+  never-listen  runs but never listens
+  exit-at-once  exits at once with a message
+  hang          never answers its 3rd decision
+  crash         exits mid-game (on its 5th decision)
+  garbage       answers an action with a card that does not exist
+  lacks-card    plays a card it does not hold
+  wrong-phase   answers 'go alone' whatever is asked
+  refuse        refuses the rules at the handshake
+  flood         plays legally but writes 200 KB to stderr per decision
+  slow          sleeps 0.3 s per decision (inside a 1 s limit: never a fault)
+  record        plays legally and appends every DecideRequest to $RECORD_FILE
+"""
+
+import os
+import sys
+import threading
+import time
+from concurrent import futures
+
+import grpc
+
+from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc, types_pb2
+
+MODE = sys.argv[1]
+
+
+class Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
+    def __init__(self):
+        self.decisions = 0
+
+    def Hello(self, request, context):
+        return bot_pb2.HelloResponse(
+            name=f"misbehave-{MODE}", version="1", author="tests", protocol_version=1,
+            refuse_rules=MODE == "refuse", refusal_reason="I only play 32-card decks",
+        )
+
+    def StartGame(self, request, context):
+        return bot_pb2.StartGameResponse()
+
+    def Decide(self, request, context):
+        self.decisions += 1
+        action = types_pb2.Action()
+        action.CopyFrom(request.legal_actions[0])
+        if MODE == "record":
+            with open(os.environ["RECORD_FILE"], "ab") as f:
+                data = request.SerializeToString()
+                f.write(len(data).to_bytes(4, "big") + data)
+        elif MODE == "hang" and self.decisions == 3:
+            time.sleep(3600)
+        elif MODE == "crash" and self.decisions == 5:
+            print("crashing on purpose", file=sys.stderr, flush=True)
+            os._exit(3)
+        elif MODE == "garbage":
+            action = types_pb2.Action(kind=types_pb2.ACTION_KIND_PLAY)
+            action.card.rank = 99
+            action.card.suit = 9
+        elif MODE == "lacks-card":
+            held = {(c.suit, c.rank) for c in request.view.hand}
+            for suit in range(1, 5):
+                for rank in range(9, 15):
+                    if (suit, rank) not in held:
+                        action = types_pb2.Action(kind=types_pb2.ACTION_KIND_PLAY)
+                        action.card.suit, action.card.rank = suit, rank
+                        return bot_pb2.DecideResponse(action=action)
+        elif MODE == "wrong-phase":
+            action = types_pb2.Action(kind=types_pb2.ACTION_KIND_GO_ALONE)
+        elif MODE == "flood":
+            sys.stderr.write("x" * 200_000 + "\n")
+        elif MODE == "slow":
+            time.sleep(0.3)
+        return bot_pb2.DecideResponse(action=action)
+
+    def EndGame(self, request, context):
+        return bot_pb2.EndGameResponse()
+
+
+def main():
+    address = os.environ["EUCHRE_BOT_ADDRESS"]
+    if MODE == "exit-at-once":
+        sys.exit("misbehave: exiting at once on purpose")
+    if MODE == "never-listen":
+        time.sleep(3600)
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    bot_pb2_grpc.add_EuchreBotServiceServicer_to_server(Servicer(), server)
+    server.add_insecure_port(address)
+    server.start()
+    threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""Matches with real bot processes over real gRPC: sample bots, and bots that misbehave,
+each ruled as the arena promises, with no process left behind."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from arena.core.cards import JOKER
+from arena.core.rules import preset
+from arena.faults import FaultKind
+from arena.gamelog import GameEnd
+from arena.manifest import load_manifest
+from arena.match import MatchConfig, match_specs
+from arena.runner import FaultPolicy, run_games
+from arena.wire import codec
+from arena.wire.gen.euchre.v1 import bot_pb2
+from arena.wire.transport import TimeControl
+from tests.helpers import leftover_bot_processes, misbehaving_bot
+
+
+@pytest.fixture(autouse=True)
+def no_process_left():
+    yield
+    left = leftover_bot_processes()
+    assert not left, f"bot processes left running: {left}"
+
+
+def play(tmp_path, bot_a, bot_b, games=2, policy=FaultPolicy.FORFEIT, rules="standard",
+         concurrency=1, per_decision=1.0, transport="unix"):
+    cfg = MatchConfig(
+        bot_a=bot_a, bot_b=bot_b, games=games, rules=preset(rules), seed=7,
+        concurrency=concurrency, time_control=TimeControl(per_decision=per_decision, bank=30.0),
+        fault_policy=policy, out_dir=tmp_path, transport=transport,
+    )
+    logs = []
+    trio.run(lambda: run_games(
+        match_specs(cfg), rules=cfg.rules, concurrency=concurrency, log_dir=tmp_path / "logs",
+        on_done=lambda spec, log: logs.append(log), transport=transport, startup_timeout=5.0,
+    ))
+    return sorted(logs, key=lambda g: g.game_id)
+
+
+def test_sample_bots_play_a_complete_match(tmp_path):
+    logs = play(tmp_path, load_manifest("heuristic"), load_manifest("random"), games=4,
+                concurrency=2)
+    assert len(logs) == 4
+    for log in logs:
+        assert log.end is GameEnd.COMPLETED and not log.faults
+        assert max(log.final_scores) >= 10
+        assert log.final_scores[log.winning_team] >= 10
+        # every hand is recorded with its five-card deals and a result
+        assert all(len(h.dealt) == 4 and all(len(c) == 5 for c in h.dealt) for h in log.hands)
+        assert all(h.result is not None for h in log.hands)
+    # duplicate pairs: same seed and first dealer, teams swapped
+    assert logs[0].seed == logs[1].seed and logs[0].first_dealer == logs[1].first_dealer
+    assert logs[0].seats[0].name != logs[1].seats[0].name
+
+
+def test_tcp_transport_works(tmp_path):
+    logs = play(tmp_path, load_manifest("random"), load_manifest("random"), games=1,
+                transport="tcp")
+    assert logs[0].end is GameEnd.COMPLETED
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind"),
+    [
+        ("never-listen", FaultKind.START_FAILED),
+        ("exit-at-once", FaultKind.START_FAILED),
+        ("refuse", FaultKind.REFUSED_RULES),
+        ("hang", FaultKind.TIMEOUT),
+        ("crash", FaultKind.CRASHED),
+        ("garbage", FaultKind.MALFORMED),
+        ("lacks-card", FaultKind.ILLEGAL_ACTION),
+        ("wrong-phase", FaultKind.ILLEGAL_ACTION),
+    ],
+)
+def test_misbehaving_bot_forfeits_with_the_right_fault(tmp_path, mode, kind):
+    bad = misbehaving_bot(tmp_path, mode)
+    logs = play(tmp_path, bad, load_manifest("random"), games=1)
+    log = logs[0]
+    assert log.end is GameEnd.FORFEIT
+    bad_team = next(s.seat % 2 for s in log.seats if s.name == mode)
+    assert log.winning_team == 1 - bad_team
+    assert log.faults, "the fault was not recorded"
+    fault = log.faults[0]
+    assert fault.kind is kind, fault
+    assert fault.seat % 2 == bad_team
+    assert fault.detail
+    assert not fault.substituted
+
+
+def test_crash_detail_names_exit_and_output(tmp_path):
+    log = play(tmp_path, misbehaving_bot(tmp_path, "crash"), load_manifest("random"), games=1)[0]
+    detail = log.faults[0].detail
+    assert "exited with code 3" in detail
+    assert "crashing on purpose" in detail
+
+
+def test_substitute_policy_plays_on_and_restarts_crashed_bot(tmp_path):
+    logs = play(tmp_path, misbehaving_bot(tmp_path, "crash"), load_manifest("random"), games=2,
+                policy=FaultPolicy.SUBSTITUTE)
+    for log in logs:
+        assert log.end is GameEnd.COMPLETED
+        assert log.faults and all(f.substituted for f in log.faults)
+        assert {f.kind for f in log.faults} == {FaultKind.CRASHED}
+        substituted = [a for h in log.hands for a in h.actions if a.substituted]
+        assert substituted and all(log.seats[a.seat].name == "crash" for a in substituted)
+    # the second game got fresh processes: it crashed again on its own 5th decision
+    assert all(f.decision_number == 4 for f in logs[1].faults)
+
+
+def test_flooding_stderr_is_capped_and_not_a_fault(tmp_path):
+    logs = play(tmp_path, misbehaving_bot(tmp_path, "flood"), load_manifest("random"), games=1)
+    assert logs[0].end is GameEnd.COMPLETED and not logs[0].faults
+    flood_logs = list((tmp_path / "logs").glob("flood-*.log"))
+    assert flood_logs
+    for p in flood_logs:
+        assert p.stat().st_size < 2 * (1 << 20)
+        assert b"truncated" in p.read_bytes()[-400:]
+
+
+def test_slow_bot_within_its_limit_is_never_out_of_time(tmp_path):
+    logs = play(tmp_path, misbehaving_bot(tmp_path, "slow"), load_manifest("random"), games=1,
+                per_decision=1.0)
+    assert logs[0].end is GameEnd.COMPLETED and not logs[0].faults
+
+
+def test_no_request_ever_holds_a_card_its_seat_may_not_see(tmp_path):
+    record = tmp_path / "requests.bin"
+    bot = misbehaving_bot(tmp_path, "record", env={"RECORD_FILE": str(record)})
+    logs = play(tmp_path, bot, bot, games=2, rules="british")
+    requests = []
+    data = record.read_bytes()
+    while data:
+        (n,) = struct.unpack(">I", data[:4])
+        requests.append(bot_pb2.DecideRequest.FromString(data[4 : 4 + n]))
+        data = data[4 + n :]
+    by_game = {log.game_id: log for log in logs}
+    assert len(requests) > 100
+    for req in requests:
+        log = by_game[req.game_id]
+        view = req.view
+        seat = view.seat
+        hand_log = log.hands[view.hand_number]
+        dealt = set(hand_log.dealt[seat])
+        upcard = hand_log.kitty[0]
+        own = {codec.card_from_pb(c) for c in view.hand}
+        assert own <= dealt | {upcard}, "a request showed cards the seat was not dealt"
+        played = {codec.card_from_pb(p.card) for t in view.tricks for p in t.plays}
+        played |= {codec.card_from_pb(p.card) for p in view.current_trick.plays}
+        others = set().union(*(set(hand_log.dealt[s]) for s in range(4) if s != seat))
+        hidden_kitty = set(hand_log.kitty[1:])
+        assert not (own & (others | hidden_kitty))
+        if view.HasField("discard"):
+            assert seat == hand_log.dealer
+        for ev in req.events:
+            if ev.HasField("hand_started"):
+                hs = ev.hand_started
+                shown = {codec.card_from_pb(c) for c in hs.hand}
+                h = log.hands[hs.hand_number]
+                assert shown <= set(h.dealt[seat])
+                if h.kitty[0] == JOKER and h.dealer == seat:
+                    assert not shown
+            if ev.HasField("action_taken") and ev.action_taken.seat != seat:
+                a = ev.action_taken
+                if a.action.kind == 4:  # a discard seen by another seat
+                    assert a.hidden and not a.action.HasField("card")
+        assert played <= dealt | others | {upcard}
+
+
+def test_cli_match_reports_heuristic_stronger(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "match", "heuristic", "random", "--games", "24",
+         "--concurrency", "2", "--out", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "heuristic" in proc.stdout and "24 games" in proc.stdout
+    records = list((out / "games").glob("*.pb"))
+    assert len(records) == 24
+    from arena.stats import collect_stats
+    from arena.wire.gen.euchre.v1 import record_pb2
+
+    logs = [codec.gamelog_from_pb(record_pb2.GameRecord.FromString(p.read_bytes())) for p in records]
+    stats = collect_stats(logs)
+    assert stats["heuristic"].wins > stats["random"].wins
+
+
+def test_cli_errors_are_messages_not_tracebacks(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "match", "no-such-bot", "random"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 2
+    assert "no bot 'no-such-bot'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    bad = tmp_path / "bot.toml"
+    bad.write_text('name = "x"\ncommand = 3\n')
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "match", str(bad), "random"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 2 and "'command' must be" in proc.stderr
+
+
+def test_sdk_bot_without_address_explains_itself():
+    proc = subprocess.run(
+        [sys.executable, str(Path("sample_bots/random/bot.py"))],
+        capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"},
+    )
+    assert proc.returncode != 0
+    assert "EUCHRE_BOT_ADDRESS" in proc.stderr
