@@ -27,7 +27,7 @@ from arena.core.view import seat_view
 from arena.faults import BotFault, Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction, SeatBot
 from arena.manifest import BotManifest
-from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec
+from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec, describe_exit
 from arena.wire.transport import BotClient, BotIdentity, TimeControl
 
 START_GAME_TIMEOUT = 5.0
@@ -369,17 +369,8 @@ async def _crash_or(inst: BotInstance, fault: BotFault) -> BotFault:
         return fault
     tail = proc.log_tail(10)
     return BotFault(
-        FaultKind.CRASHED, f"the bot's process {_exit_text(proc)}; its last output:\n{tail}"
+        FaultKind.CRASHED, f"the bot's process {describe_exit(proc.returncode or 0)}; its last output:\n{tail}"
     )
-
-
-def _exit_text(proc: BotProcess) -> str:
-    code = proc.returncode
-    if code is None:
-        return "is still running"
-    if code < 0:
-        return f"was killed by signal {-code}"
-    return f"exited with code {code}"
 
 
 async def play_game(worker: Worker, spec: GameSpec) -> GameLog:

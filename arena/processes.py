@@ -1,0 +1,798 @@
+"""Starting, watching and stopping bot processes: the only place the arena touches them.
+
+A bot is a program the user names by a command line. It is told where to listen through
+``EUCHRE_BOT_ADDRESS`` (gRPC target syntax: ``unix:/tmp/euchre-XXXX/bot-1.sock`` by default,
+or ``127.0.0.1:PORT``) and the arena, elsewhere, connects to it. This module knows nothing
+about gRPC or Euchre; it only promises that a bot it started is listening, that its output
+is kept (and bounded), and that nothing it started outlives its stop, the pool, or the
+arena itself.
+
+The API, and the one way to do each thing::
+
+    spec = LaunchSpec(name="alice", argv=("python", "bot.py"), cwd=Path("bots/alice"),
+                      env={"LEVEL": "3"})
+    async with open_bot_pool() as pool:            # owns every process it starts
+        bot = await pool.start(spec, log_path=logdir / "alice-seat0.log")
+        bot.address, bot.pid, bot.log_path          # where to connect, what runs, its log
+        bot.running, bot.returncode                 # watch without waiting
+        await bot.wait()                            # until it exits by itself
+        await bot.stop()                            # SIGTERM, grace, SIGKILL, reaped
+        bot = await pool.start(spec, log_path=...)  # restart = stop + start
+    # leaving the pool stops whatever is still running, even on error or Ctrl-C
+
+``pool.start`` forks in the calling trio thread (a few milliseconds, on purpose: see
+`_bot_preexec`) and returns only once the address accepts a connection; otherwise it raises
+`BotStartError` (the message names the bot, the command, the reason and the end of its
+log) and leaves nothing running. Per-process settings (``transport``, ``startup_timeout``,
+``log_cap``, ``grace``) are keyword arguments of ``start``, so a slow-starting bot can be
+given more time without touching the others. Why a pool and no single-bot helper: a match
+keeps one process per seat across many games and restarts crashed ones, and the pipe
+draining needs a nursery that outlives any one game; one bot is simply a pool of one.
+
+Guarantees, and how each is kept:
+
+* Stopping sends SIGTERM to the bot's whole process group, waits ``grace`` seconds for the
+  bot to exit, then SIGKILLs the group, so helpers the bot spawned die with it. When a bot
+  exits by itself the rest of its group is SIGKILLed at once: nothing of a dead bot lingers.
+* The bot is not in the arena's process group, so a Ctrl-C at the terminal reaches only the
+  arena, which then stops its bots in order (cleanup is shielded from cancellation and
+  bounded in time). It gets a process group of its own rather than a session of its own
+  (setsid) because the watchdog below must share its group, and a process may only join
+  a group in its own session; for signals the effect is the same.
+* If the arena is killed outright (``kill -9``), two independent mechanisms act. The bot has
+  ``PR_SET_PDEATHSIG=SIGKILL`` (Linux), so the kernel kills it with its parent. Its
+  grandchildren have no such link, so each bot's group also holds a tiny *watchdog*
+  process that blocks reading a pipe whose only writer is the arena; when the arena dies
+  the pipe reaches EOF and the watchdog SIGKILLs the group, itself included (after
+  removing the bot's socket and, once empty, the pool's socket directory).
+* The watchdog also makes group signals safe: it is the group leader (the group id is its
+  pid) and the arena reaps it last, so the group id can never be reused by an unrelated
+  process while the arena may still signal it.
+* stdout and stderr share one pipe that the arena drains continuously into the log file,
+  up to ``log_cap`` bytes per run; the rest is read and discarded, so a flooding bot
+  neither blocks nor costs the arena memory. Each run starts with a header line (time,
+  command, address), so appending across restarts is readable.
+
+Limits, stated so nobody relies on more: a bot that moves a child into a new session or
+process group (``setsid``, ``setpgid``) takes that child out of the arena's reach; only
+cgroups could prevent it. With ``transport="tcp"`` the free port is found by binding port 0
+and closing it, so another program could take it before the bot does (the bot then fails
+to start, or in the worst case the readiness probe reaches the wrong listener).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import io
+import math
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Literal
+
+import trio
+
+__all__ = [
+    "BotPool",
+    "BotProcess",
+    "BotProcessError",
+    "BotStartError",
+    "LaunchSpec",
+    "Transport",
+    "open_bot_pool",
+]
+
+Transport = Literal["unix", "tcp"]
+
+ADDRESS_ENV = "EUCHRE_BOT_ADDRESS"
+
+# After the bot exits and its group is SIGKILLed, the group is gone and the pipe reaches
+# EOF within milliseconds, unless a process escaped the group (setsid) and holds the pipe,
+# or killed orphans linger as zombies under an init that does not reap; don't wait long.
+_SETTLE_AFTER_EXIT = 1.0
+# How long stop() waits after SIGKILL before giving up on a process the kernel won't end
+# (uninterruptible sleep on a dead NFS mount and the like).
+_KILL_TIMEOUT = 5.0
+_CHUNK = 64 * 1024
+# AF_UNIX paths are at most 107 bytes on Linux (104 on macOS); stay well clear.
+_MAX_SOCKET_PATH = 100
+_TAIL_READ = 64 * 1024
+
+# The watchdog (see the module docstring). It must not get PDEATHSIG itself: it has to
+# outlive the arena long enough to see the EOF and kill the group. Its SIGTERM/SIGINT/SIGHUP
+# are ignored from before exec so that a stop's SIGTERM to the group cannot remove it early.
+# It only ever acts when the arena is gone (a live arena SIGKILLs it before closing the
+# pipe), so it also does the arena's tidying: the bot's socket, then the pool's directory,
+# which the last watchdog finds empty. Otherwise every kill -9 would leave them in /tmp.
+_WATCHDOG_CODE = """\
+import os, signal, sys
+while os.read(0, 64):
+    pass
+for tidy, path in zip((os.unlink, os.rmdir), sys.argv[1:3]):
+    try:
+        tidy(path)
+    except OSError:
+        pass
+os.killpg(0, signal.SIGKILL)
+"""
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _load_prctl() -> Callable[..., int] | None:
+    # Resolved in the parent: the child, between fork and exec, should do as little as
+    # possible (no dlopen, no imports) because other threads' locks are frozen there.
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    prctl.restype = ctypes.c_int
+    return prctl
+
+
+_prctl = _load_prctl()
+
+
+def _bot_preexec(arena_pid: int) -> None:
+    """Tie the bot's life to the arena's: runs in the child between fork and exec.
+
+    PDEATHSIG fires when the *thread* that forked the child exits, which is why the arena
+    forks bots synchronously from the trio thread and never from trio's worker threads
+    (those exit after a few idle seconds and would take the bot with them). If the arena
+    died before prctl took effect the signal would never come, hence the getppid check.
+    """
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != arena_pid:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _watchdog_preexec() -> None:
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)
+
+
+class BotProcessError(Exception):
+    """Base of every error this module raises on purpose."""
+
+
+class BotStartError(BotProcessError):
+    """A bot could not be made ready: its command would not run, it exited, or it did not
+    listen in time. The message is meant for a person and is complete on its own."""
+
+    def __init__(self, message: str, *, spec: LaunchSpec) -> None:
+        super().__init__(message)
+        self.spec = spec
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    """What to start, built by the caller from a bot manifest; checked here so a bad
+    manifest fails at construction and not in a child process."""
+
+    name: str
+    argv: tuple[str, ...]
+    cwd: Path
+    env: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        argv = tuple(self.argv)
+        if not argv or not all(isinstance(a, str) for a in argv):
+            raise ValueError(f"bot {self.name!r}: argv must be a non-empty sequence of str")
+        env = dict(self.env)
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
+            raise ValueError(f"bot {self.name!r}: env keys and values must be str")
+        object.__setattr__(self, "argv", argv)
+        object.__setattr__(self, "cwd", Path(self.cwd))
+        object.__setattr__(self, "env", MappingProxyType(env))
+
+    @property
+    def command(self) -> str:
+        return shlex.join(self.argv)
+
+
+def describe_exit(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return f"was killed by signal {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"was killed by signal {-returncode}"
+    return f"exited with code {returncode}"
+
+
+def _group_has_live_members(pgid: int) -> bool:
+    """Whether a process of the group still runs (zombies do not count).
+
+    Signal 0 sends nothing, so asking is safe even after the watchdog is reaped: while any
+    member exists the group id stays reserved, and once none does the caller stops asking.
+    But killed orphans are re-parented to init, and a container's init may take seconds to
+    reap them; their zombies still answer signal 0, so on Linux /proc tells them apart.
+    """
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):  # PermissionError: another user's group now
+        return False
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return True
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        if len(fields) > 2 and fields[2] == b"%d" % pgid and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
+
+
+def _ends_a_line(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            if f.seek(0, os.SEEK_END) == 0:
+                return True
+            f.seek(-1, os.SEEK_END)
+            return f.read(1) == b"\n"
+    except OSError:
+        return True
+
+
+def _now() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+async def _wait_reaped(popen: subprocess.Popen[bytes]) -> int:
+    """Wait for exit without a thread: a pidfd becomes readable when the process exits.
+
+    Trio's own Process.wait would do this too, but trio.lowlevel.open_process forks from a
+    worker thread, which PDEATHSIG cannot tolerate (see _bot_preexec).
+    """
+    if popen.returncode is not None:
+        return popen.returncode
+    pidfd = None
+    if hasattr(os, "pidfd_open"):
+        with contextlib.suppress(OSError):
+            pidfd = os.pidfd_open(popen.pid)
+    if pidfd is not None:
+        try:
+            await trio.lowlevel.wait_readable(pidfd)
+        finally:
+            trio.lowlevel.notify_closing(pidfd)
+            os.close(pidfd)
+        return popen.wait()
+    delay = 0.005
+    while (returncode := popen.poll()) is None:
+        await trio.sleep(delay)
+        delay = min(delay * 2, 0.1)
+    return returncode
+
+
+class BotProcess:
+    """One running bot (and its process group). Obtained from `BotPool.start`.
+
+    ``returncode`` is None while the bot runs, then its exit status in `subprocess`
+    convention (negative = killed by that signal). `wait` and `stop` return only once the
+    whole group is gone and the log is closed, so a caller that restarts after them never
+    overlaps two runs in one log or one seat.
+    """
+
+    def __init__(
+        self,
+        *,
+        spec: LaunchSpec,
+        address: str,
+        log_path: Path,
+        popen: subprocess.Popen[bytes],
+        watchdog: subprocess.Popen[bytes],
+        lifeline: int,
+        output: int,
+        log: io.FileIO,
+        log_cap: int,
+        grace: float,
+        socket_path: Path | None,
+    ) -> None:
+        self.spec = spec
+        self.address = address
+        self.log_path = log_path
+        self.pid = popen.pid
+        self._popen = popen
+        self._watchdog = watchdog
+        self._pgid = watchdog.pid
+        self._group_reaped = False
+        self._lifeline = lifeline
+        self._output = trio.lowlevel.FdStream(output)
+        self._log: io.FileIO | None = log
+        self._log_start = 0  # where this run's output begins; see _mark_log_start
+        self._log_end: int | None = None  # where this run's output ended, once it has
+        self._log_cap = log_cap
+        self._log_written = 0
+        self._log_truncated = False
+        self._log_ends_line = _ends_a_line(log_path)  # a killed arena may have left half a line
+        self._grace = grace
+        self._socket_path = socket_path
+        self._returncode: int | None = None
+        self._gave_up = False
+        self._exited = trio.Event()  # the bot itself was reaped
+        self._drained = trio.Event()  # its output pipe reached EOF
+        self._closed = trio.Event()  # group reaped, log closed, socket removed
+        # Shielded: once started, supervision must run to the end even if the pool's nursery
+        # is cancelled, or the process would never be reaped. stop() bounds it instead.
+        self._run_scope = trio.CancelScope(shield=True)
+        self._drain_scope = trio.CancelScope()
+
+    def __repr__(self) -> str:
+        if self._returncode is not None:
+            state = describe_exit(self._returncode)
+        else:
+            state = "running" if self.running else "would not die"
+        return f"<BotProcess {self.spec.name!r} pid={self.pid} {self.address} {state}>"
+
+    @property
+    def running(self) -> bool:
+        return self._returncode is None and not self._gave_up
+
+    @property
+    def returncode(self) -> int | None:
+        return self._returncode
+
+    async def wait(self) -> int:
+        """Wait until the bot exits by itself (or is stopped) and is fully cleaned up.
+
+        Raises `BotProcessError` only if a stop gave up on a process SIGKILL did not end.
+        """
+        await self._closed.wait()
+        return self._result()
+
+    @trio.lowlevel.enable_ki_protection
+    async def stop(self) -> int:
+        """SIGTERM the group, wait up to ``grace`` s for the bot, SIGKILL the group, reap.
+
+        Safe to call repeatedly and after the bot has exited. Shielded: a caller being
+        cancelled (Ctrl-C) must not leave a half-stopped process, and the time is bounded
+        by ``grace`` plus a few seconds anyway. Returns the exit status; raises
+        `BotProcessError` if even SIGKILL did not end the bot within those seconds.
+        """
+        with trio.CancelScope(shield=True):
+            if self._returncode is None:
+                self._signal_group(signal.SIGTERM)
+                with trio.move_on_after(self._grace):
+                    await self._exited.wait()
+            self._signal_group(signal.SIGKILL)
+            with trio.move_on_after(_KILL_TIMEOUT):
+                await self._closed.wait()
+            if not self._closed.is_set():
+                self._gave_up = True
+                self._run_scope.cancel()
+                await self._closed.wait()
+        return self._result()
+
+    def log_tail(self, lines: int = 20) -> str:
+        """The last lines this run wrote to its log, for error messages about a crash."""
+        try:
+            with open(self.log_path, "rb") as f:
+                end = f.seek(0, os.SEEK_END) if self._log_end is None else self._log_end
+                start = max(self._log_start, end - _TAIL_READ)
+                f.seek(start)
+                data = f.read(end - start)
+        except OSError:
+            return ""
+        text = data.decode("utf-8", errors="replace").rstrip("\n")
+        return "\n".join(text.splitlines()[-lines:]) if text else ""
+
+    def _result(self) -> int:
+        if self._returncode is None:
+            raise BotProcessError(
+                f"bot {self.spec.name!r} (pid {self.pid}) did not exit even after SIGKILL; "
+                f"giving up on it"
+            )
+        return self._returncode
+
+    def _signal_group(self, sig: int) -> None:
+        # Only while the watchdog is unreaped: until then the group id cannot be reused.
+        if not self._group_reaped:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._pgid, sig)
+
+    def _group_exists(self) -> bool:
+        return _group_has_live_members(self._pgid)
+
+    @trio.lowlevel.enable_ki_protection
+    async def _run(self) -> None:
+        """Supervise from spawn to cleanup; started in the pool's nursery."""
+        try:
+            with self._run_scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._drain)
+                    self._returncode = await _wait_reaped(self._popen)
+                    self._exited.set()
+                    self._signal_group(signal.SIGKILL)
+                    await _wait_reaped(self._watchdog)
+                    self._group_reaped = True
+                    # SIGKILL is queued at once but a process takes a moment to finish
+                    # dying; wait() promises the whole group is gone, so wait for that too.
+                    with trio.move_on_after(_SETTLE_AFTER_EXIT):
+                        await self._drained.wait()
+                        while self._group_exists():
+                            await trio.sleep(0.01)
+                    self._drain_scope.cancel()
+        finally:
+            self._finish()
+
+    @trio.lowlevel.enable_ki_protection
+    async def _drain(self) -> None:
+        # Never stop reading while the pipe is open: a bot whose pipe fills up blocks.
+        with self._drain_scope:
+            try:
+                while data := await self._output.receive_some(_CHUNK):
+                    self._write_log_capped(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass
+            finally:
+                self._drained.set()
+
+    def _write_log_capped(self, data: bytes) -> None:
+        if self._log_truncated:
+            return
+        room = self._log_cap - self._log_written
+        if len(data) <= room:
+            self._write_log(data)
+            self._log_written += len(data)
+            return
+        self._write_log(data[:room])
+        self._log_written = self._log_cap
+        self._log_truncated = True
+        self._write_log_line(
+            f"[arena] log truncated at {self._log_cap} bytes; "
+            f"the rest of this run's output is discarded"
+        )
+
+    def _write_log(self, data: bytes) -> None:
+        # Plain blocking writes from the trio thread: a local log file write lands in the
+        # page cache in microseconds, and a thread hop per chunk would cost more.
+        if not data or self._log is None:
+            return
+        try:
+            self._log.write(data)
+        except OSError:
+            # Disk full or similar: keep draining (the bot must not block), stop logging.
+            self._close_log()
+            return
+        self._log_ends_line = data.endswith(b"\n")
+
+    def _write_log_line(self, line: str) -> None:
+        prefix = b"" if self._log_ends_line else b"\n"
+        self._write_log(prefix + line.encode() + b"\n")
+
+    def _mark_log_start(self) -> None:
+        if self._log is not None:
+            with contextlib.suppress(OSError):
+                self._log_start = self._log.tell()
+
+    def _close_log(self) -> None:
+        log, self._log = self._log, None
+        if log is not None:
+            with contextlib.suppress(OSError):
+                log.close()
+
+    def _finish(self) -> None:
+        # Closing the lifeline first: if supervision was abandoned, the watchdog (if still
+        # alive) takes the group down.
+        with contextlib.suppress(OSError):
+            os.close(self._lifeline)
+        self._output.close()
+        if self._log is not None:
+            with contextlib.suppress(OSError):
+                self._log_end = self._log.tell()
+        if self._returncode is not None:
+            exit_text = describe_exit(self._returncode)
+            self._write_log_line(f"[arena] {_now()} {self.spec.name} {exit_text}")
+        else:
+            self._write_log_line(
+                f"[arena] {_now()} {self.spec.name} (pid {self.pid}) did not exit after SIGKILL"
+            )
+        self._close_log()
+        if self._socket_path is not None:
+            with contextlib.suppress(OSError):
+                self._socket_path.unlink()
+        self._closed.set()
+
+    async def _wait_ready(self, timeout: float) -> str | None:
+        """None once the address accepts a connection, else why it never will."""
+        delay = 0.01
+        with trio.move_on_after(timeout):
+            while not self._exited.is_set():
+                if await self._accepts_connection():
+                    return None
+                with trio.move_on_after(delay):
+                    await self._exited.wait()
+                delay = min(delay * 1.5, 0.1)
+            return f"{describe_exit(self._returncode or 0)} before listening on {self.address}"
+        return f"did not listen on {self.address} within {timeout:g} s"
+
+    async def _accepts_connection(self) -> bool:
+        if self._socket_path is not None:
+            if not self._socket_path.exists():
+                return False
+            family, target = socket.AF_UNIX, os.fspath(self._socket_path)
+        else:
+            host, _, port = self.address.rpartition(":")
+            family, target = socket.AF_INET, (host, int(port))
+        sock = trio.socket.socket(family, socket.SOCK_STREAM)
+        try:
+            with trio.move_on_after(1.0):
+                await sock.connect(target)
+                return True
+            return False
+        except OSError:
+            return False
+        finally:
+            sock.close()
+
+    def _start_failure(self, reason: str) -> BotStartError:
+        tail = self.log_tail(20)
+        lines = [
+            f"bot {self.spec.name!r} failed to start: {reason}",
+            f"  command: {self.spec.command}",
+            f"  cwd: {self.spec.cwd}",
+            f"  log: {self.log_path}",
+        ]
+        if tail:
+            lines.append("  last lines of its log:")
+            lines += [f"    | {line}" for line in tail.splitlines()]
+        else:
+            lines.append("  its log is empty")
+        return BotStartError("\n".join(lines), spec=self.spec)
+
+
+def _free_tcp_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _plain_start_error(spec: LaunchSpec, problem: str) -> BotStartError:
+    return BotStartError(
+        f"bot {spec.name!r} could not be started: {problem}\n  command: {spec.command}\n"
+        f"  cwd: {spec.cwd}",
+        spec=spec,
+    )
+
+
+def _spawn(
+    spec: LaunchSpec,
+    *,
+    address: str,
+    socket_path: Path | None,
+    log_path: Path,
+    log_cap: int,
+    grace: float,
+) -> BotProcess:
+    """Start the watchdog and the bot, synchronously, in the calling (trio) thread.
+
+    Synchronous on purpose (see _bot_preexec); a fork+exec costs a few milliseconds.
+    """
+    if not spec.cwd.is_dir():
+        raise _plain_start_error(spec, f"working directory {spec.cwd} does not exist")
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = open(log_path, "ab", buffering=0)  # noqa: SIM115 - closed by BotProcess
+    except OSError as e:
+        raise _plain_start_error(spec, f"cannot open log file {log_path}: {e.strerror}") from None
+
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **spec.env, ADDRESS_ENV: address}
+    try:
+        out_r, out_w = os.pipe()
+    except OSError:
+        log.close()
+        raise
+    try:
+        life_r, life_w = os.pipe()
+    except OSError:
+        for fd in (out_r, out_w):
+            os.close(fd)
+        log.close()
+        raise
+    watchdog = bot = None
+    try:
+        tidy = [] if socket_path is None else [str(socket_path), str(socket_path.parent)]
+        watchdog = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, *tidy],
+            stdin=life_r,
+            stdout=subprocess.DEVNULL,
+            stderr=out_w,
+            process_group=0,
+            preexec_fn=_watchdog_preexec,
+        )
+        try:
+            bot = subprocess.Popen(
+                spec.argv,
+                cwd=spec.cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out_w,
+                stderr=subprocess.STDOUT,
+                process_group=watchdog.pid,
+                preexec_fn=functools.partial(_bot_preexec, os.getpid()),
+            )
+        except FileNotFoundError:
+            raise _plain_start_error(spec, f"command not found: {spec.argv[0]}") from None
+        except PermissionError:
+            raise _plain_start_error(
+                spec, f"permission denied running {spec.argv[0]} (is it executable?)"
+            ) from None
+        except OSError as e:
+            raise _plain_start_error(spec, f"{spec.argv[0]}: {e.strerror or e}") from None
+    except BaseException:
+        if watchdog is not None:
+            watchdog.kill()
+            watchdog.wait()
+        for fd in (out_r, life_w):
+            os.close(fd)
+        log.close()
+        raise
+    finally:
+        os.close(out_w)
+        os.close(life_r)
+
+    proc = BotProcess(
+        spec=spec,
+        address=address,
+        log_path=log_path,
+        popen=bot,
+        watchdog=watchdog,
+        lifeline=life_w,
+        output=out_r,
+        log=log,
+        log_cap=log_cap,
+        grace=grace,
+        socket_path=socket_path,
+    )
+    # The header doubles as the separator between runs appended to one log.
+    proc._write_log_line(
+        f"===== [arena] {_now()} start {spec.name} pid {bot.pid}: {spec.command} "
+        f"(cwd {spec.cwd}, {ADDRESS_ENV}={address}) ====="
+    )
+    proc._mark_log_start()
+    return proc
+
+
+class BotPool:
+    """Owns every bot it starts; get one from `open_bot_pool`."""
+
+    def __init__(self, nursery: trio.Nursery) -> None:
+        self._nursery = nursery
+        self._procs: set[BotProcess] = set()
+        self._socket_dir: Path | None = None
+        self._counter = 0
+        self._closing = False
+
+    async def start(
+        self,
+        spec: LaunchSpec,
+        *,
+        log_path: Path,
+        transport: Transport = "unix",
+        startup_timeout: float = 10.0,
+        log_cap: int = 1 << 20,
+        grace: float = 2.0,
+    ) -> BotProcess:
+        """Start one bot and return it once its address accepts connections.
+
+        Raises `BotStartError` (with nothing left running) if it cannot be made ready.
+        ``log_cap`` bounds each run's output in ``log_path`` (appended to, never replaced);
+        ``grace`` is how long `BotProcess.stop` lets it handle SIGTERM.
+        """
+        if self._closing:
+            raise BotProcessError("this bot pool is closed")
+        if not (startup_timeout > 0 and math.isfinite(startup_timeout)):
+            raise ValueError("startup_timeout must be a positive number of seconds")
+        if log_cap < 0 or grace < 0:
+            raise ValueError("log_cap and grace must not be negative")
+        self._counter += 1
+        socket_path: Path | None = None
+        if transport == "unix":
+            socket_path = self._make_socket_dir() / f"bot-{self._counter}.sock"
+            address = f"unix:{socket_path}"
+        elif transport == "tcp":
+            address = f"127.0.0.1:{_free_tcp_port()}"
+        else:
+            raise ValueError(f"unknown transport {transport!r}; expected 'unix' or 'tcp'")
+
+        proc = _spawn(
+            spec,
+            address=address,
+            socket_path=socket_path,
+            log_path=Path(log_path),
+            log_cap=log_cap,
+            grace=grace,
+        )
+        self._procs.add(proc)
+        self._nursery.start_soon(self._supervise, proc)
+        try:
+            problem = await proc._wait_ready(startup_timeout)
+        except BaseException:
+            await proc.stop()
+            raise
+        if problem is not None:
+            await proc.stop()
+            raise proc._start_failure(problem)
+        return proc
+
+    async def _supervise(self, proc: BotProcess) -> None:
+        try:
+            await proc._run()
+        finally:
+            self._procs.discard(proc)
+
+    def _make_socket_dir(self) -> Path:
+        # mkdtemp makes it 0700, so no other user can connect to (or replace) a bot's socket.
+        if self._socket_dir is None:
+            path = tempfile.mkdtemp(prefix="euchre-")
+            if len(path) > _MAX_SOCKET_PATH - 24:  # a long $TMPDIR, as on macOS
+                os.rmdir(path)
+                path = tempfile.mkdtemp(prefix="euchre-", dir="/tmp")
+            os.chmod(path, 0o700)
+            self._socket_dir = Path(path)
+        return self._socket_dir
+
+    @trio.lowlevel.enable_ki_protection
+    async def _close(self) -> None:
+        self._closing = True
+        try:
+            with trio.CancelScope(shield=True):
+                async with trio.open_nursery() as nursery:
+                    for proc in list(self._procs):
+                        nursery.start_soon(_stop_quietly, proc)
+        finally:
+            if self._socket_dir is not None:
+                shutil.rmtree(self._socket_dir, ignore_errors=True)
+
+
+async def _stop_quietly(proc: BotProcess) -> None:
+    # At pool exit an unkillable process is already reported in its log; raising here would
+    # hide whatever error is ending the pool.
+    with contextlib.suppress(BotProcessError):
+        await proc.stop()
+
+
+@contextlib.asynccontextmanager
+async def open_bot_pool() -> AsyncIterator[BotPool]:
+    """A pool whose processes are all stopped when the block ends, however it ends.
+
+    The nursery is an implementation detail, so an exception from the block comes out as
+    itself, not wrapped in an ExceptionGroup: the pool's own tasks never raise, hence a
+    group holding a single exception can only be carrying the block's.
+    """
+    unwrapped: BaseException | None = None
+    try:
+        async with trio.open_nursery() as nursery:
+            pool = BotPool(nursery)
+            try:
+                yield pool
+            finally:
+                await pool._close()
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) != 1:
+            raise
+        unwrapped = group.exceptions[0]
+    if unwrapped is not None:
+        # Raised outside the except clause so its __context__ stays what the caller had.
+        raise unwrapped
