@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+import uuid
 from pathlib import Path
+
+import pytest
 
 from arena.manifest import load_manifest
 
@@ -28,30 +32,37 @@ def misbehaving_bot(tmp_path: Path, mode: str, env: dict[str, str] | None = None
     return load_manifest(str(folder))
 
 
-def leftover_bot_processes(marker: str = str(ROOT)) -> list[str]:
-    """Command lines of live processes started from this checkout's bots."""
+def processes_with_mark(mark: str) -> list[str]:
+    """Live (not zombie) processes whose environment holds EUCHRE_TEST_MARK=mark."""
+    needle = f"EUCHRE_TEST_MARK={mark}".encode()
     found = []
-    me = os.getpid()
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == me:
+        if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmd = f.read().replace(b"\0", b" ").decode(errors="replace")
-            with open(f"/proc/{entry}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
+            environ = Path(f"/proc/{entry}/environ").read_bytes()
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            cmd = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
         except OSError:
             continue
-        if state == "Z":
+        if stat.rsplit(")", 1)[1].split()[0] == "Z" or int(entry) == os.getpid():
             continue
-        if ("misbehave.py" in cmd or "sample_bots" in cmd or "bot.py" in cmd) and marker in cmd:
+        if needle in environ.split(b"\0"):
             found.append(f"{entry}: {cmd}")
-        elif "bot.py" in cmd and "pytest" not in cmd:
-            cwd = ""
-            try:
-                cwd = os.readlink(f"/proc/{entry}/cwd")
-            except OSError:
-                pass
-            if marker in cwd:
-                found.append(f"{entry}: {cmd} (in {cwd})")
     return found
+
+
+@pytest.fixture
+def no_bot_left(monkeypatch):
+    """Marks every process this test starts (through the environment they inherit) and
+    fails the test if any of them is still alive at its end. Unlike a scan by command
+    line, it is not fooled by other test runs on the same machine."""
+    mark = uuid.uuid4().hex
+    monkeypatch.setenv("EUCHRE_TEST_MARK", mark)
+    yield mark
+    deadline = time.monotonic() + 3.0
+    left = processes_with_mark(mark)
+    while left and time.monotonic() < deadline:  # an orphan may take a moment to be reaped
+        time.sleep(0.1)
+        left = processes_with_mark(mark)
+    assert not left, f"processes left running: {left}"

@@ -21,14 +21,10 @@ from arena.runner import FaultPolicy, run_games
 from arena.wire import codec
 from arena.wire.gen.euchre.v1 import bot_pb2
 from arena.wire.transport import TimeControl
-from tests.helpers import leftover_bot_processes, misbehaving_bot
+from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
 
-@pytest.fixture(autouse=True)
-def no_process_left():
-    yield
-    left = leftover_bot_processes()
-    assert not left, f"bot processes left running: {left}"
+pytestmark = pytest.mark.usefixtures("no_bot_left")
 
 
 def play(tmp_path, bot_a, bot_b, games=2, policy=FaultPolicy.FORFEIT, rules="standard",

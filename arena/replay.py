@@ -1,0 +1,131 @@
+"""Replaying a recorded game through the rules engine, and checking it on the way.
+
+A record is trusted only as far as the engine agrees with it: the deals must be those of
+its seed, every action must be legal when it was taken, and every trick winner, hand
+result and score must be what the engine computes. The viewers replay through here too,
+so what they show from a seat is what seat_view() says that seat could see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from arena.core.cards import card_name
+from arena.core.errors import IllegalActionError, RulesCoreError
+from arena.core.game import GameState
+from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction
+
+
+class Divergence(Exception):
+    """The record and the rules disagree; the message says where first."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{where}: {problem}")
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """The game just before one recorded action (game.hand is the hand being played)."""
+
+    game: GameState
+    hand_log: HandLog
+    index: int
+    logged: LoggedAction
+
+
+def _cards(cards) -> str:
+    return " ".join(card_name(c) for c in cards)
+
+
+def replay(log: GameLog) -> Iterator[Point]:
+    """Yields the state before each action, and raises Divergence at the first place the
+    record and the engine disagree (including after the last action)."""
+    try:
+        game = GameState(log.rules, log.seed, log.first_dealer)
+    except (ValueError, RulesCoreError) as e:
+        raise Divergence("game", f"cannot start from the record: {e}") from None
+    for h_index, hl in enumerate(log.hands):
+        where = f"hand {h_index}"
+        if game.over:
+            raise Divergence(where, "the game was already over")
+        if hl.hand_number != game.hand_number:
+            raise Divergence(where, f"recorded as hand {hl.hand_number}")
+        hand = game.hand
+        if hl.dealer != hand.dealer:
+            raise Divergence(where, f"dealer {hl.dealer} recorded, the rotation gives {hand.dealer}")
+        for seat in range(4):
+            if tuple(hl.dealt[seat]) != tuple(hand.hands[seat]):
+                raise Divergence(
+                    where,
+                    f"seat {seat} recorded as dealt [{_cards(hl.dealt[seat])}], the seed deals "
+                    f"[{_cards(hand.hands[seat])}]",
+                )
+        if tuple(hl.kitty) != hand.kitty:
+            raise Divergence(where, f"kitty [{_cards(hl.kitty)}], the seed gives [{_cards(hand.kitty)}]")
+        tricks = hand.tricks
+        for i, la in enumerate(hl.actions):
+            at = f"{where}, action {i} (seat {la.seat} {la.action})"
+            if game.over or game.hand is not hand:
+                raise Divergence(at, "the hand was already over")
+            yield Point(game, hl, i, la)
+            try:
+                game.apply(la.action, la.seat)
+            except IllegalActionError as e:
+                raise Divergence(at, f"illegal: {e.reason}") from None
+        winners = [t.winner for t in tricks]
+        if winners != list(hl.trick_winners):
+            raise Divergence(where, f"trick winners {list(hl.trick_winners)} recorded, the rules give {winners}")
+        result = hand.result
+        if hl.result is None:
+            if result is not None:
+                raise Divergence(where, "the hand was finished but no result is recorded")
+            if h_index != len(log.hands) - 1 or log.end is not GameEnd.FORFEIT:
+                raise Divergence(where, "the hand is unfinished but the game goes on or was not forfeited")
+            continue
+        if result is None:
+            raise Divergence(where, "a result is recorded but the hand is not finished")
+        if result != hl.result:
+            raise Divergence(
+                where,
+                f"result {_result_text(hl.result)} recorded, the rules give {_result_text(result)}",
+            )
+        scores = tuple(game.scores)
+        if scores != tuple(hl.scores_after):
+            raise Divergence(where, f"score {hl.scores_after} recorded, the rules give {scores}")
+    _check_end(log, game)
+
+
+def _result_text(r) -> str:
+    return f"{r.score.outcome.value} {r.score.points} to team {r.score.team} (tricks {r.tricks_won})"
+
+
+def _check_end(log: GameLog, game: GameState) -> None:
+    scores = (game.scores[0], game.scores[1])
+    if scores != tuple(log.final_scores):
+        raise Divergence("end", f"final score {log.final_scores} recorded, the rules give {scores}")
+    if log.end is GameEnd.COMPLETED:
+        if not game.over:
+            raise Divergence("end", "recorded as completed, but no team reached the target")
+        if game.winner != log.winning_team:
+            raise Divergence("end", f"team {log.winning_team} recorded as winner, the rules give {game.winner}")
+    elif log.end is GameEnd.FORFEIT:
+        if game.over:
+            raise Divergence("end", "recorded as forfeited, but the game was finished")
+        losers = 1 - (log.winning_team or 0)
+        if not any(f.seat % 2 == losers and not f.substituted for f in log.faults):
+            raise Divergence("end", f"forfeited by team {losers} with no fault of theirs recorded")
+    else:
+        raise Divergence("end", "the record does not say how the game ended")
+
+
+def verify(log: GameLog) -> str | None:
+    """None when the record is the game its seed and actions give; else the first divergence."""
+    try:
+        for _ in replay(log):
+            pass
+    except Divergence as d:
+        return str(d)
+    return None
