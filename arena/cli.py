@@ -110,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games per preset (default 4)")
     c.add_argument("--per-decision", type=_seconds, default=TimeControl().per_decision,
                    metavar="SECONDS", help="time limit per decision")
+    c.add_argument("--rules", action="append", metavar="NAME",
+                   help="check only this rule set (repeatable): standard, british, canadian, "
+                   "32-card, 33-card (default: all)")
 
     r = sub.add_parser("replay", help="show a recorded game in the terminal or as an HTML page",
                        description="GAME is a record file (.pb or .json), or a ladder database "
@@ -157,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arena: interrupted; every bot process was stopped", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
     parser.error(f"unknown command {args.command}")
     return 2  # pragma: no cover
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -23,7 +23,7 @@ from arena.core.errors import IllegalActionError
 from arena.core.events import EventFeed
 from arena.core.game import GameState
 from arena.core.rules import RuleSet
-from arena.core.view import seat_view
+from arena.core.view import SeatView, seat_view
 from arena.faults import BotFault, Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction, SeatBot
 from arena.manifest import BotManifest
@@ -43,12 +43,21 @@ class FaultPolicy(Enum):
 
 
 @dataclass(frozen=True)
+class HouseSeat:
+    """A seat played inside the arena by a policy (no process): `arena check-bot` uses
+    them to steer a bot into the situations it must handle."""
+
+    name: str
+    policy: Callable[[SeatView, random.Random], Action]
+
+
+@dataclass(frozen=True)
 class GameSpec:
     game_id: str
     rules: RuleSet
     seed: int
     first_dealer: int
-    seat_bots: tuple[BotManifest, ...]
+    seat_bots: tuple[BotManifest | HouseSeat, ...]
     """The bot in each seat (team = seat % 2)."""
     time_control: TimeControl = field(default_factory=TimeControl)
     fault_policy: FaultPolicy = FaultPolicy.FORFEIT
@@ -147,16 +156,21 @@ class Worker:
         if inst.process is not None:
             await inst.process.stop()
 
-    async def close(self) -> None:
+    async def close(self) -> list[tuple[str, int | None]]:
+        """Stops every process; returns (bot name, exit code) for each (None: remote)."""
+        codes = []
         with trio.CancelScope(shield=True):
             for key in list(self._instances):
+                proc = self._instances[key].process
                 await self._retire(key)
+                codes.append((key[0], None if proc is None else proc.returncode))
+        return codes
 
 
 @dataclass
 class _Seat:
     seat: int
-    manifest: BotManifest
+    manifest: BotManifest | HouseSeat
     instance: BotInstance | None = None
     bank: float = 0.0
     decisions: int = 0
@@ -240,6 +254,9 @@ class GameRun:
         seat_bots = []
         for st in self.seats:
             m = st.manifest
+            if isinstance(m, HouseSeat):
+                seat_bots.append(SeatBot(st.seat, m.name, "house"))
+                continue
             index = counts.get(m.name, 0)
             counts[m.name] = index + 1
             try:
@@ -282,7 +299,9 @@ class GameRun:
         events = self.feed.take(st.seat)
         action: Action | None = None
         think = 0.0
-        if not st.out and st.instance is not None:
+        if isinstance(st.manifest, HouseSeat):
+            action = st.manifest.policy(view, self.rng)
+        elif not st.out and st.instance is not None:
             try:
                 action, think = await self._ask(st, view, events)
             except BotFault as e:

@@ -208,7 +208,7 @@ class HandState:
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
-        if phase is Phase.PLAY:  # legal_cards(), inlined: this runs at most decisions
+        if phase is Phase.PLAY:  # legal_cards(), inlined: most decisions are plays
             play = A.PLAY
             hand = self.hands[self.turn]
             plays = self.trick_plays

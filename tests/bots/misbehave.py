@@ -14,9 +14,11 @@ what the SDK never would. Modes:
   flood         plays legally but writes 200 KB to stderr per decision
   slow          sleeps 0.3 s per decision (inside a 1 s limit: never a fault)
   record        plays legally and appends every DecideRequest to $RECORD_FILE
+  ignore-term   plays legally but ignores SIGTERM
 """
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -85,6 +87,8 @@ def main():
         sys.exit("misbehave: exiting at once on purpose")
     if MODE == "never-listen":
         time.sleep(3600)
+    if MODE == "ignore-term":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
     bot_pb2_grpc.add_EuchreBotServiceServicer_to_server(Servicer(), server)
     server.add_insecure_port(address)

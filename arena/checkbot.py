@@ -1,0 +1,295 @@
+"""`arena check-bot BOT`: the conformance check an author runs before submitting a bot.
+
+The bot plays real games as real processes over real gRPC, with the same judge and time
+control as a ladder. Seats around it are played inside the arena by simple policies that
+steer it into every situation it must handle: dealing and discarding, round 2 and stick
+the dealer, sitting out while its partner goes alone, defending a lone hand, the joker
+turned up, the alone round. Then it is stopped the way the arena stops bots, and must
+exit on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+from dataclasses import dataclass, field
+
+import trio
+from rich.console import Console
+from rich.table import Table
+
+from arena.core import actions as A
+from arena.core.actions import Action
+from arena.core.cards import JOKER
+from arena.core.game import deck_order, derive_seed
+from arena.core.hand import Phase
+from arena.core.rules import PRESETS, LoneDefender, RuleSet
+from arena.core.scoring import Outcome
+from arena.core.view import SeatView
+from arena.errors import ConfigError
+from arena.faults import BotFault, FaultKind
+from arena.gamelog import GameEnd, GameLog
+from arena.manifest import BotManifest, load_manifest
+from arena.processes import open_bot_pool
+from arena.replay import replay
+from arena.runner import FaultPolicy, GameSpec, HouseSeat, Worker, play_game
+from arena.wire.transport import TimeControl
+
+HINTS = {
+    FaultKind.START_FAILED: "listen on the address in EUCHRE_BOT_ADDRESS within the startup "
+    "time (the SDK does this); the log tail above shows what the bot printed",
+    FaultKind.REFUSED_RULES: "the bot refused the rules at the handshake",
+    FaultKind.TIMEOUT: "answer within DecideRequest.time_left.decision_ms",
+    FaultKind.CRASHED: "the process died: see its last output above",
+    FaultKind.DISCONNECTED: "a handler raised an error or the server went away: see the bot's log",
+    FaultKind.MALFORMED: "answer with one of DecideRequest.legal_actions, copied as it is",
+    FaultKind.ILLEGAL_ACTION: "answer only with one of DecideRequest.legal_actions",
+}
+
+# Extra rule sets beyond the presets: the other decks and the options that open phases
+# the presets do not (lone defenders under maker-only alone, the dealer's trump rule).
+EXTRA_RULES = {
+    "32-card": RuleSet(name="32-card", deck=32),
+    "33-card": RuleSet(
+        name="33-card", deck=33, joker=True, stick_the_dealer=False,
+        lone_defender=LoneDefender.ALLOWED, dealer_needs_trump_to_pick_up=True,
+    ),
+}
+
+
+# --- house policies: the seats around the bot ------------------------------------
+
+
+def _random(view: SeatView, rng: random.Random) -> Action:
+    return rng.choice(view.legal_actions)
+
+
+def _first(view: SeatView, wanted: tuple[Action, ...], rng: random.Random) -> Action:
+    for a in wanted:
+        if a in view.legal_actions:
+            return a
+    return rng.choice(view.legal_actions)
+
+
+def pass_all(view: SeatView, rng: random.Random) -> Action:
+    """Passes in the first hand whenever it may; plays at random otherwise."""
+    if view.hand_number == 0 and A.PASS in view.legal_actions and view.phase is not Phase.PLAY:
+        return A.PASS
+    return _random(view, rng)
+
+
+def order_up(view: SeatView, rng: random.Random) -> Action:
+    """Orders up (with partner) at its first chance in the first hand."""
+    if view.hand_number == 0 and view.phase is Phase.BID_ROUND_1:
+        return _first(view, (A.ORDER_UP,), rng)
+    return pass_all(view, rng) if view.phase is not Phase.PLAY else _random(view, rng)
+
+
+def go_alone(view: SeatView, rng: random.Random) -> Action:
+    """Makes trump alone at its first chance in the first hand."""
+    if view.hand_number == 0 and view.phase is not Phase.PLAY:
+        wanted = (A.ORDER_UP_ALONE, A.GO_ALONE, *A.NAME_TRUMP_ALONE, A.ORDER_UP, *A.NAME_TRUMP)
+        return _first(view, wanted, rng)
+    return _random(view, rng)
+
+
+@dataclass
+class Scenario:
+    name: str
+    rules: RuleSet
+    seed: int
+    first_dealer: int
+    seats: tuple[object, ...]
+    """'BOT' or a house policy, by seat."""
+
+
+def _joker_seed(rules: RuleSet, start: int) -> int | None:
+    for i in range(5000):
+        seed = derive_seed(start, i)
+        if deck_order(rules, seed, 0)[4 * rules.cards_per_hand] == JOKER:
+            return seed
+    return None
+
+
+def scenarios(rules: RuleSet, games: int, base_seed: int) -> list[Scenario]:
+    bot = "BOT"
+    out = [
+        Scenario(f"self-play {i + 1}", rules, derive_seed(base_seed, i), i % 4, (bot,) * 4)
+        for i in range(games)
+    ]
+    s = derive_seed(base_seed, 100)
+    # dealer is seat 3 (the bot); everybody passes: the bot decides both rounds as dealer
+    out.append(Scenario("round 2 as dealer", rules, s, 3, (pass_all, pass_all, pass_all, bot)))
+    # left of the bot (dealer) orders up: the bot takes the upcard and discards
+    out.append(Scenario("dealer's discard", rules, s, 3, (order_up, pass_all, pass_all, bot)))
+    # dealer 2: seat 3 (the bot's partner) speaks first and goes alone; the bot sits out
+    out.append(Scenario("partner alone", rules, s, 2, (pass_all, bot, pass_all, go_alone)))
+    # dealer 1: seat 2 (an opponent) speaks first and goes alone; the bot defends
+    out.append(Scenario("defending a lone hand", rules, s, 1, (bot, pass_all, go_alone, bot)))
+    if rules.joker:
+        seed = _joker_seed(rules, base_seed)
+        if seed is not None:
+            out.append(Scenario("joker turned up", rules, seed, 0, (bot, pass_all, pass_all, pass_all)))
+    return out
+
+
+# --- running and judging -----------------------------------------------------------
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool | None
+    """True passed, False failed, None: information only."""
+    detail: str = ""
+
+
+@dataclass
+class Report:
+    checks: list[Check] = field(default_factory=list)
+    phases: set[str] = field(default_factory=set)
+    think_us: list[int] = field(default_factory=list)
+
+    def add(self, name: str, ok: bool | None, detail: str = "") -> None:
+        self.checks.append(Check(name, ok, detail))
+
+    @property
+    def passed(self) -> bool:
+        return all(c.ok is not False for c in self.checks)
+
+
+def _observe(log: GameLog, bot_seats: set[int], report: Report) -> None:
+    for point in replay(log):
+        hand = point.game.hand
+        if point.logged.seat in bot_seats:
+            report.phases.add(hand.phase.value)
+            if not point.logged.substituted:
+                report.think_us.append(point.logged.think_us)
+        if any(hand.sitting_out[s] for s in bot_seats):
+            report.phases.add("sat out (partner alone)")
+        if hand.alone and any(s % 2 != a % 2 for s in bot_seats for a in hand.alone):
+            report.phases.add("played against a lone hand")
+    for h in log.hands:
+        if h.result is not None and h.result.score.outcome is Outcome.THROWN_IN:
+            report.phases.add("hand thrown in")
+
+
+async def _run(bot: BotManifest, games: int, per_decision: float, report: Report,
+               rule_sets: dict[str, RuleSet], log_dir: Path) -> None:
+    tc = TimeControl(per_decision=per_decision, bank=max(60.0, per_decision * 40))
+    async with open_bot_pool() as pool:
+        for label, rules in rule_sets.items():
+            worker = Worker(pool, rules, log_dir, name=label.replace(" ", "_").replace(",", ""))
+            try:
+                started = time.monotonic()
+                try:
+                    inst = await worker.instance(bot, 0)
+                except BotFault as e:
+                    if e.kind is FaultKind.REFUSED_RULES:
+                        report.add(f"{label}: rules", None, f"refused: {e.detail}")
+                        continue
+                    report.add(f"{label}: start", False, f"{e.detail}\nfix: {HINTS[e.kind]}")
+                    return
+                if label == next(iter(rule_sets)):
+                    ident = inst.identity
+                    report.add("starts and listens", True,
+                               f"ready and answered Hello in {time.monotonic() - started:.2f} s")
+                    report.add("handshake", True,
+                               f"name {ident.name!r}, version {ident.version!r}, author {ident.author!r}")
+                report.add(f"{label}: rules", True, "accepted")
+                played: list[str] = []
+                for i, sc in enumerate(scenarios(rules, games, 7)):
+                    seats = tuple(
+                        bot if s == "BOT" else HouseSeat(f"house-{s.__name__}", s)  # type: ignore[union-attr]
+                        for s in sc.seats
+                    )
+                    spec = GameSpec(
+                        game_id=f"check-{label}-{i}", rules=rules, seed=sc.seed,
+                        first_dealer=sc.first_dealer, seat_bots=seats, time_control=tc,
+                        fault_policy=FaultPolicy.FORFEIT,
+                    )
+                    log = await play_game(worker, spec)
+                    bot_seats = {s for s, x in enumerate(sc.seats) if x == "BOT"}
+                    if log.faults:
+                        f = log.faults[0]
+                        report.add(f"{label}: {sc.name}", False,
+                                   f"{f.kind.value} in hand {f.hand_number}, decision "
+                                   f"{f.decision_number}: {f.detail}\nfix: {HINTS[f.kind]}")
+                    elif log.end is not GameEnd.COMPLETED:
+                        report.add(f"{label}: {sc.name}", False, "the game did not complete")
+                    else:
+                        played.append(sc.name)
+                    _observe(log, bot_seats, report)
+                if played:
+                    report.add(f"{label}: games", True,
+                               f"{len(played)} completed without a fault: {', '.join(played)}")
+            finally:
+                codes = await worker.close()
+            killed = [name for name, code in codes if code == -9]
+            if killed:
+                report.add(f"{label}: stops on SIGTERM", False,
+                           "the bot had to be killed after the 2 s grace period\n"
+                           "fix: exit promptly on SIGTERM (the SDK does)")
+            elif codes:
+                report.add(f"{label}: stops on SIGTERM", True, f"{len(codes)} process(es) exited")
+
+
+def expected_phases(rule_sets: dict[str, RuleSet]) -> list[str]:
+    phases = [Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.DEALER_DISCARD, Phase.PLAY]
+    out = [p.value for p in phases]
+    if any(r.joker for r in rule_sets.values()):
+        out.append(Phase.DEALER_NAMES_TRUMP.value)
+    out += ["sat out (partner alone)", "played against a lone hand"]
+    return out
+
+
+def cmd_check_bot(args: argparse.Namespace) -> int:
+    import tempfile
+
+    bot = load_manifest(args.bot)
+    log_dir = Path(tempfile.mkdtemp(prefix="euchre-check-"))
+    every = dict(PRESETS) | EXTRA_RULES
+    if args.rules:
+        unknown = [r for r in args.rules if r not in every]
+        if unknown:
+            raise ConfigError(f"unknown rule set(s) {', '.join(unknown)}: choose from {', '.join(every)}")
+    rule_sets = {k: every[k] for k in (args.rules or every)}
+    report = Report()
+    console = Console()
+    console.print(f"checking [bold]{bot.label}[/bold] ({bot.source}); bot logs in {log_dir}")
+    trio.run(_run, bot, args.games, args.per_decision, report, rule_sets, log_dir)
+    accepted = {c.name.split(":")[0] for c in report.checks if c.name.endswith(": rules") and c.ok}
+    if report.checks and not accepted and all(c.ok is not False for c in report.checks):
+        report.add("rules", False, "the bot refused every rule set: accept at least 'standard'")
+    if accepted:
+        seen = report.phases
+        missing = [p for p in expected_phases({k: rule_sets[k] for k in accepted}) if p not in seen]
+        report.add("phases reached", None if missing else True,
+                   ", ".join(sorted(seen)) + (f"\nnot reached: {', '.join(missing)}" if missing else ""))
+    if report.think_us:
+        worst = max(report.think_us) / 1000
+        mean = sum(report.think_us) / len(report.think_us) / 1000
+        limit = args.per_decision * 1000
+        report.add("decision time", worst <= limit * 0.5 or None,
+                   f"mean {mean:.1f} ms, worst {worst:.1f} ms of {limit:.0f} ms allowed"
+                   + ("" if worst <= limit * 0.5 else "\nwarning: the worst is over half the limit"))
+    _print(console, report)
+    return 0 if report.passed else 1
+
+
+def _print(console: Console, report: Report) -> None:
+    t = Table(show_lines=False)
+    t.add_column("check")
+    t.add_column("result")
+    t.add_column("detail")
+    for c in report.checks:
+        mark = {True: "[green]pass", False: "[bold red]FAIL", None: "[yellow]note"}[c.ok]
+        t.add_row(c.name, mark, c.detail)
+    console.print(t)
+    if report.passed:
+        console.print("[bold green]PASS[/bold green]: the bot is ready to submit")
+    else:
+        console.print("[bold red]FAIL[/bold red]: fix the checks marked FAIL above")
+

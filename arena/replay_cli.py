@@ -1,0 +1,281 @@
+"""`arena replay` and `arena verify`: reading records, and showing them in the terminal.
+
+Records come as GameRecord files (binary .pb, or protobuf's JSON mapping in .json),
+folders of them, or a ladder database. The terminal view replays the game through the
+rules engine, so what `--seat N` shows is exactly what seat_view() let that seat see.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+
+from google.protobuf import json_format
+from google.protobuf.message import DecodeError
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from arena.core.actions import ActionKind
+from arena.core.cards import JOKER, SUITS, card_label
+from arena.core.errors import RuleSetError
+from arena.core.view import seat_view
+from arena.errors import ConfigError
+from arena.gamelog import GameLog
+from arena.replay import Divergence, replay, verify
+from arena.wire import codec
+from arena.wire.gen.euchre.v1 import record_pb2
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+# --- reading -----------------------------------------------------------------------
+
+
+def read_record_file(path: Path) -> GameLog:
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+    return decode_record(data, str(path), json=path.suffix == ".json")
+
+
+def decode_record(data: bytes, where: str, json: bool = False) -> GameLog:
+    msg = record_pb2.GameRecord()
+    try:
+        if json:
+            json_format.Parse(data.decode("utf-8"), msg)
+        else:
+            msg.ParseFromString(data)
+        return codec.gamelog_from_pb(msg)
+    except (DecodeError, json_format.ParseError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{where}: not a game record: {e}") from None
+    except (codec.MalformedMessage, RuleSetError) as e:
+        raise ConfigError(f"{where}: unreadable record: {e}") from None
+
+
+def record_to_json(log: GameLog) -> str:
+    return json_format.MessageToJson(codec.gamelog_to_pb(log), indent=2)
+
+
+def is_database(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            return f.read(16) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def iter_records(paths: list[str]) -> Iterator[tuple[str, GameLog]]:
+    """(name, log) for each record in files, folders and ladder databases."""
+    for ref in paths:
+        p = Path(ref)
+        if p.is_dir():
+            files = sorted(f for f in p.rglob("*") if f.suffix in (".pb", ".json"))
+            if not files:
+                raise ConfigError(f"{p}: no record files (.pb or .json) in this folder")
+            for f in files:
+                yield str(f), read_record_file(f)
+        elif is_database(p):
+            from ladder.store import iter_replays
+
+            for game_id, blob in iter_replays(p):
+                yield f"{p}:{game_id}", decode_record(blob, f"{p}:{game_id}")
+        elif p.is_file():
+            yield str(p), read_record_file(p)
+        else:
+            raise ConfigError(f"{p}: no such file or folder")
+
+
+def load_game(refs: list[str]) -> GameLog:
+    """GAME as the replay command takes it: a record file, or a database and a game id."""
+    first = Path(refs[0])
+    if is_database(first):
+        if len(refs) != 2:
+            raise ConfigError("a ladder database needs a game id: arena replay DB GAME_ID")
+        from ladder.store import get_replay
+
+        blob = get_replay(first, refs[1])
+        if blob is None:
+            raise ConfigError(f"{first}: no game {refs[1]!r} (see 'ladder games')")
+        return decode_record(blob, f"{first}:{refs[1]}")
+    if len(refs) != 1:
+        raise ConfigError("give one record file, or a ladder database and a game id")
+    if not first.is_file():
+        raise ConfigError(f"{first}: no such file")
+    return read_record_file(first)
+
+
+# --- terminal view -------------------------------------------------------------------
+
+
+def card_text(card: int, trump: int | None = None) -> Text:
+    label = card_label(card)
+    if card == JOKER:
+        return Text(label, style="bold magenta")
+    red = SUITS[card >> 3].is_red
+    return Text(label, style="bold red" if red else "bold")
+
+
+def cards_text(cards, trump: int | None = None) -> Text:
+    t = Text()
+    for i, c in enumerate(sorted(cards)):
+        if i:
+            t.append(" ")
+        t.append_text(card_text(c, trump))
+    return t
+
+
+def _action_text(seat_names: list[str], seat: int, action, hidden: bool) -> Text:
+    who = Text(f"{seat_names[seat]}: ")
+    k = action.kind
+    if k is ActionKind.DISCARD:
+        if hidden:
+            return who + Text("discards a card face down", style="dim")
+        return who + Text("discards ") + card_text(action.card)
+    if k is ActionKind.PASS:
+        return who + Text("pass", style="dim")
+    return who + Text(str(action), style="bold cyan")
+
+
+def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
+              console: Console | None = None) -> None:
+    console = console or Console()
+    names = [f"seat {s.seat} {s.name}" for s in sorted(log.seats, key=lambda s: s.seat)]
+    if len(names) != 4:
+        names = [f"seat {s}" for s in range(4)]
+    header = Table.grid(padding=(0, 2))
+    header.add_row("game", log.game_id)
+    header.add_row("rules", f"{log.rules.name} (deck {log.rules.deck}, to {log.rules.target})")
+    header.add_row("seed", str(log.seed))
+    header.add_row("team 0", f"{names[0]} + {names[2]}")
+    header.add_row("team 1", f"{names[1]} + {names[3]}")
+    header.add_row("result", f"{log.final_scores[0]}-{log.final_scores[1]}, team "
+                   f"{log.winning_team} won ({log.end.value if log.end else '?'})")
+    if seat is not None:
+        header.add_row("view", f"only what {names[seat]} could see")
+    console.print(header)
+
+    current = None
+    trick_rows: list = []
+    try:
+        for point in replay(log):
+            hl = point.hand_log
+            if hand is not None and hl.hand_number != hand:
+                continue
+            if current is not hl.hand_number:
+                if current is not None:
+                    _end_hand(console, log, current, trick_rows, names)
+                current = hl.hand_number
+                trick_rows = []
+                _start_hand(console, point, names, seat)
+            _show_action(console, point, names, seat, trick_rows)
+        if current is not None:
+            _end_hand(console, log, current, trick_rows, names)
+    except Divergence as d:
+        console.print(f"[bold red]the record diverges from the rules: {d}")
+    if log.faults:
+        console.print("[bold red]faults:")
+        for f in log.faults:
+            console.print(f"  hand {f.hand_number}, {names[f.seat]}: {f.kind.value}: "
+                          f"{f.detail.splitlines()[0] if f.detail else ''}")
+
+
+def _start_hand(console: Console, point, names: list[str], seat: int | None) -> None:
+    game = point.game
+    h = game.hand
+    console.rule(f"hand {point.hand_log.hand_number} · dealer {names[h.dealer]} · "
+                 f"score {game.scores[0]}-{game.scores[1]}")
+    up = Text("upcard ") + card_text(h.upcard)
+    console.print(up)
+    if seat is None:
+        for s in range(4):
+            console.print(Text(f"  {names[s]:<28}") + cards_text(h.hands[s]))
+    else:
+        view = seat_view(game, seat)
+        shown = cards_text(view.hand) if view.hand else Text("(not looked at yet)", style="dim")
+        console.print(Text(f"  {names[seat]:<28}") + shown)
+
+
+def _show_action(console: Console, point, names, seat, trick_rows) -> None:
+    game, la = point.game, point.logged
+    h = game.hand
+    if la.action.kind is ActionKind.PLAY:
+        if not h.trick_plays:
+            trick_rows.append([len(h.tricks) + 1, []])
+        if seat is not None and la.seat == seat:
+            held = seat_view(game, seat).hand
+            console.print(Text(f"  {names[seat]} holds ", style="dim") + cards_text(held))
+        trick_rows[-1][1].append((la.seat, la.action.card))
+        if len(h.trick_plays) + 1 == 4 - sum(h.sitting_out):
+            plays = trick_rows[-1][1]
+            line = Text(f"  trick {trick_rows[-1][0]}: ")
+            for i, (s, c) in enumerate(plays):
+                if i:
+                    line.append("  ")
+                line.append(f"{names[s].split()[1]}:")
+                line.append_text(card_text(c))
+            winner = point.hand_log.trick_winners[len(h.tricks)]
+            line.append(f"  → {names[winner]}", style="green")
+            console.print(line)
+        return
+    hidden = la.action.kind is ActionKind.DISCARD and seat is not None and seat != la.seat
+    text = _action_text(names, la.seat, la.action, hidden)
+    if la.substituted:
+        text.append("  (played by the arena after a fault)", style="red")
+    console.print(Text("  ") + text)
+    if la.action.kind in (ActionKind.ORDER_UP, ActionKind.NAME_TRUMP):
+        suit = h.upcard >> 3 if la.action.kind is ActionKind.ORDER_UP else la.action.suit
+        console.print(f"  [bold]trump {SUITS[suit].symbol} {SUITS[suit].name.lower()}[/bold], "
+                      f"makers team {la.seat % 2}")
+
+
+def _end_hand(console: Console, log: GameLog, number: int, trick_rows, names) -> None:
+    hl = log.hands[number]
+    r = hl.result
+    if r is None:
+        console.print("[red]  the hand was not finished (the game was forfeited)")
+        return
+    if r.maker is None:
+        console.print("  [dim]everyone passed: thrown in[/dim]")
+    else:
+        alone = f", alone: {', '.join(names[s] for s in r.alone)}" if r.alone else ""
+        console.print(
+            f"  makers team {r.maker % 2} took {r.tricks_won[r.maker % 2]} tricks{alone}: "
+            f"[bold]{r.score.outcome.value}[/bold], {r.score.points} to team {r.score.team} "
+            f"→ {hl.scores_after[0]}-{hl.scores_after[1]}"
+        )
+
+
+# --- commands ------------------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    log = load_game(args.game)
+    if args.hand is not None and not 0 <= args.hand < len(log.hands):
+        raise ConfigError(f"no hand {args.hand}: the game has hands 0 to {len(log.hands) - 1}")
+    if args.json:
+        print(record_to_json(log))
+        return 0
+    if args.html is not None:
+        from arena.replay_html import render_html
+
+        args.html.write_text(render_html(log), encoding="utf-8")
+        print(f"wrote {args.html}")
+        return 0
+    show_game(log, seat=args.seat, hand=args.hand)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    console = Console()
+    checked = 0
+    for name, log in iter_records(args.records):
+        problem = verify(log)
+        checked += 1
+        if problem is not None:
+            console.print(f"[bold red]FAIL[/bold red] {name}: {problem}")
+            return 1
+    console.print(f"[green]ok[/green]: {checked} record(s) replay exactly under the rules")
+    return 0

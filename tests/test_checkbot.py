@@ -1,0 +1,66 @@
+"""`arena check-bot` passes a good bot and fails each misbehaving one with the reason."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers import MISBEHAVE, no_bot_left  # noqa: F401 - a fixture
+
+pytestmark = pytest.mark.usefixtures("no_bot_left")
+
+
+def check_bot(ref: str, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli", "check-bot", ref, "--games", "1",
+         "--rules", "standard", *extra],
+        capture_output=True, text=True, timeout=180, env=_wide_env(),
+    )
+
+
+def _wide_env():
+    import os
+
+    return {**os.environ, "COLUMNS": "200"}
+
+
+def write_manifest(tmp_path, mode: str) -> str:
+    (tmp_path / "bot.toml").write_text(
+        f'name = "{mode}"\ncommand = ["{sys.executable}", "{MISBEHAVE}", "{mode}"]\n'
+    )
+    return str(tmp_path)
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_sample_bots_pass(bot):
+    proc = check_bot(bot, "--rules", "british")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PASS" in proc.stdout and "FAIL" not in proc.stdout
+    assert "dealer_names_trump" in proc.stdout  # the joker scenario of the british rules ran
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        ("never-listen", "did not listen"),
+        ("exit-at-once", "exited with code 1"),
+        ("refuse", "refused every rule set"),
+        ("hang", "timeout"),
+        ("crash", "crashed"),
+        ("garbage", "malformed"),
+        ("lacks-card", "illegal_action"),
+        ("ignore-term", "stops on SIGTERM"),
+    ],
+)
+def test_misbehaving_bots_fail_with_the_reason(tmp_path, mode, expected):
+    extra = ["--per-decision", "0.5"] if mode == "hang" else []
+    proc = check_bot(write_manifest(tmp_path, mode), *extra)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "FAIL" in out
+    fail_rows = [line for line in out.splitlines() if "FAIL" in line]
+    assert any(expected in line for line in out.splitlines()), out
+    assert fail_rows
+    assert "Traceback" not in proc.stderr

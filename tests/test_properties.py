@@ -1,0 +1,266 @@
+"""Property tests over random games: every preset in every deck size, and random option
+combinations. At every decision: cards are conserved, the legal list is exactly what the
+follow-suit rule allows, a non-legal action is refused without changing anything, and no
+seat view reveals a card that seat may not see. At every hand's end: the trick winners and
+the points agree with an independent reading of RULES.md. Every game ends, and replaying
+its actions reproduces it."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arena.core import actions as A
+from arena.core.cards import JOKER, Suit, build_deck, card_rank, card_suit
+from arena.core.errors import IllegalActionError
+from arena.core.game import MAX_SEED, GameState
+from arena.core.hand import HandResult, HandState, Phase
+from arena.core.rules import PRESETS, FirstLead, LoneDefender, RuleSet, WhoMayGoAlone
+from arena.core.scoring import Outcome
+from arena.core.view import hand_view
+
+ALL_ACTIONS = (
+    A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE, A.GO_ALONE,
+    *A.NAME_TRUMP, *A.NAME_TRUMP_ALONE, *A.DISCARD, *A.PLAY,
+)
+DECKS = {24: False, 25: True, 32: False, 33: True}
+MAX_DECISIONS = 20_000
+
+# --- an independent reading of the rules -------------------------------------------
+
+
+def ref_suit(card: int, trump: int) -> int:
+    if card == JOKER:
+        return trump
+    suit, rank = card_suit(card), card_rank(card)
+    if rank == 11 and suit == Suit(trump).same_colour:
+        return trump
+    return int(suit)
+
+
+def ref_power(card: int, trump: int, led: int) -> int:
+    if card == JOKER:
+        return 1000
+    suit, rank = card_suit(card), card_rank(card)
+    assert rank is not None
+    if rank == 11 and suit == trump:
+        return 900
+    if rank == 11 and suit == Suit(trump).same_colour:
+        return 800
+    if suit == trump:
+        return 700 + rank
+    return rank if suit == led else 0
+
+
+def ref_points(rules: RuleSet, maker: int, tricks: tuple[int, int], alone) -> tuple[int, int]:
+    """(team, points) by RULES.md section 6 and the scoring options."""
+    makers = maker % 2
+    taken = tricks[makers]
+    maker_alone = any(s % 2 == makers for s in alone)
+    defender_alone = any(s % 2 != makers for s in alone)
+    if taken == 5:
+        return makers, 4 if maker_alone else 2
+    if taken >= 3:
+        return makers, 1
+    candidates = [2]
+    if defender_alone:
+        candidates.append(rules.lone_defender_euchre_points)
+        if taken == 0 and rules.lone_defender_march_points is not None:
+            candidates.append(rules.lone_defender_march_points)
+    if taken == 0:
+        candidates.append(rules.super_euchre_points)
+    return 1 - makers, max(candidates)
+
+
+# --- checks ---------------------------------------------------------------------------
+
+
+def played_cards(h: HandState) -> list[int]:
+    done = [c for t in h.tricks for _, c in t.plays]
+    if h.phase is not Phase.PLAY:  # (after the last trick, trick_plays still holds it)
+        return done
+    return done + [c for _, c in h.trick_plays]
+
+
+def check_conservation(h: HandState) -> None:
+    kitty = [c for c in h.kitty if not (h.dealer_took_upcard and c == h.upcard)]
+    discard = [] if h.discarded is None else [h.discarded]
+    everything = [c for hand in h.hands for c in hand] + kitty + discard + played_cards(h)
+    assert sorted(everything) == sorted(build_deck(h.rules.deck))
+    assert h.upcard == h.kitty[0]
+    assert (h.upcard in h.hands[h.dealer] or h.discarded == h.upcard
+            or h.upcard in played_cards(h)) == h.dealer_took_upcard
+
+
+def check_views(h: HandState) -> None:
+    played = set(played_cards(h))
+    for seat in range(4):
+        v = hand_view(h, seat)
+        allowed = set(h.hands[seat]) | {h.upcard} | played
+        if seat == h.dealer and h.discarded is not None:
+            allowed.add(h.discarded)
+        assert v.visible_cards() <= allowed, (seat, v)
+        if seat != h.dealer:
+            assert v.discard is None
+
+
+def check_legal_list(h: HandState, legal) -> None:
+    assert legal, h.describe()
+    assert not h.sitting_out[h.turn]
+    if h.phase is Phase.PLAY:
+        hand = h.hands[h.turn]
+        if h.trick_plays:
+            led = ref_suit(h.trick_plays[0][1], h.trump)
+            follow = [c for c in hand if ref_suit(c, h.trump) == led]
+            expected = follow or hand
+        else:
+            expected = hand
+        assert sorted(a.card for a in legal) == sorted(expected)
+    elif h.phase is Phase.BID_ROUND_2:
+        assert all(a.suit != card_suit(h.upcard) for a in legal if a.suit is not None)
+
+
+def check_refusals(h: HandState, legal, rng: random.Random) -> None:
+    before = (h.phase, h.turn, len(h.history), list(legal))
+    others = [a for a in ALL_ACTIONS if a not in legal]
+    for action in rng.sample(others, 2):
+        try:
+            h.apply(action)
+        except IllegalActionError:
+            pass
+        else:
+            raise AssertionError(f"{action} was accepted in {h.describe()}")
+    try:
+        h.apply(legal[0], seat=(h.turn + rng.randrange(1, 4)) % 4)
+    except IllegalActionError:
+        pass
+    else:
+        raise AssertionError("an action out of turn was accepted")
+    assert (h.phase, h.turn, len(h.history), h.legal_actions()) == before
+
+
+def check_result(h: HandState, result: HandResult) -> None:
+    assert result is h.result
+    check_conservation(h)
+    if result.score.outcome is Outcome.THROWN_IN:
+        assert not h.rules.stick_the_dealer
+        assert (result.score.team, result.score.points, result.tricks_won) == (None, 0, (0, 0))
+        assert len(h.history) == 8
+        return
+    active = 4 - sum(h.sitting_out)
+    won = [0, 0]
+    for trick in h.tricks:
+        assert len(trick.plays) == active
+        led = ref_suit(trick.plays[0][1], result.trump)
+        winner = max(trick.plays, key=lambda p: ref_power(p[1], result.trump, led))[0]
+        assert trick.winner == winner
+        won[winner % 2] += 1
+    assert tuple(won) == result.tricks_won and sum(won) == 5
+    for previous, trick in itertools.pairwise(h.tricks):
+        assert trick.leader == previous.winner
+    assert (result.score.team, result.score.points) == ref_points(
+        h.rules, result.maker, result.tricks_won, result.alone
+    )
+    assert all(h.sitting_out[(s + 2) % 4] for s in result.alone)
+
+
+def play_checked_game(rules: RuleSet, seed: int, chooser: int) -> GameState:
+    game = GameState(rules, seed)
+    rng = random.Random(chooser)
+    actions = []
+    for _ in range(MAX_DECISIONS):
+        if game.over:
+            break
+        h = game.hand
+        legal = game.legal_actions()
+        check_legal_list(h, legal)
+        check_conservation(h)
+        check_views(h)
+        check_refusals(h, legal, rng)
+        action = rng.choice(legal)
+        actions.append(action)
+        result = game.apply(action)
+        if result is not None:
+            check_result(h, result)
+            check_views(h)
+    assert game.over, "game did not end"
+    assert game.scores[game.winner] >= rules.target > game.scores[1 - game.winner]
+    totals = [0, 0]
+    for r in game.results:
+        if r.score.team is not None:
+            totals[r.score.team] += r.score.points
+    assert totals == game.scores
+    # Same seed, same actions: the same game.
+    again = GameState(rules, seed)
+    for action in actions:
+        again.apply(action)
+    assert again.results == game.results
+    return game
+
+
+# --- strategies -----------------------------------------------------------------------
+
+seeds = st.integers(0, MAX_SEED)
+choosers = st.integers(0, 2**32)
+
+
+@st.composite
+def preset_any_deck(draw) -> RuleSet:
+    base = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
+    deck = draw(st.sampled_from(sorted(DECKS)))
+    return base.with_options(deck=deck, joker=DECKS[deck])
+
+
+@st.composite
+def random_rules(draw) -> RuleSet:
+    deck = draw(st.sampled_from(sorted(DECKS)))
+    lone_defender = draw(st.sampled_from(list(LoneDefender)))
+    if lone_defender is LoneDefender.NOT_ALLOWED:
+        ld_euchre, ld_march = 2, None
+    else:
+        ld_euchre = draw(st.sampled_from([2, 4]))
+        ld_march = draw(st.sampled_from([None, 4]))
+    return RuleSet(
+        deck=deck,
+        joker=DECKS[deck],
+        target=draw(st.sampled_from([5, 10, 11, 15])),
+        stick_the_dealer=draw(st.booleans()),
+        who_may_go_alone=draw(st.sampled_from(list(WhoMayGoAlone))),
+        lone_defender=lone_defender,
+        lone_defender_euchre_points=ld_euchre,
+        lone_defender_march_points=ld_march,
+        dealer_partner_must_go_alone=draw(st.booleans()),
+        first_lead=draw(st.sampled_from(list(FirstLead))),
+        passed_player_may_go_alone=draw(st.booleans()),
+        super_euchre_points=draw(st.sampled_from([2, 4])),
+        dealer_needs_trump_to_pick_up=draw(st.booleans()),
+    )
+
+
+PROPERTY_SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@PROPERTY_SETTINGS
+@given(rules=preset_any_deck(), seed=seeds, chooser=choosers)
+def test_presets_in_every_deck_size(rules, seed, chooser):
+    play_checked_game(rules, seed, chooser)
+
+
+@PROPERTY_SETTINGS
+@given(rules=random_rules(), seed=seeds, chooser=choosers)
+def test_random_option_combinations(rules, seed, chooser):
+    play_checked_game(rules, seed, chooser)
+
+
+def test_every_preset_and_deck_size_is_exercised():
+    """The strategies above draw from these; a fixed sweep makes sure each is played."""
+    for name in sorted(PRESETS):
+        for deck, joker in DECKS.items():
+            rules = PRESETS[name].with_options(deck=deck, joker=joker)
+            game = play_checked_game(rules, seed=deck * 1000 + len(name), chooser=deck)
+            assert game.results
