@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import trio
 from rich.console import Console

@@ -77,7 +77,8 @@ def replay(log: GameLog) -> Iterator[Point]:
                 raise Divergence(at, f"illegal: {e.reason}") from None
         winners = [t.winner for t in tricks]
         if winners != list(hl.trick_winners):
-            raise Divergence(where, f"trick winners {list(hl.trick_winners)} recorded, the rules give {winners}")
+            recorded = list(hl.trick_winners)
+            raise Divergence(where, f"trick winners {recorded} recorded, the rules give {winners}")
         result = hand.result
         if hl.result is None:
             if result is not None:
@@ -110,7 +111,9 @@ def _check_end(log: GameLog, game: GameState) -> None:
         if not game.over:
             raise Divergence("end", "recorded as completed, but no team reached the target")
         if game.winner != log.winning_team:
-            raise Divergence("end", f"team {log.winning_team} recorded as winner, the rules give {game.winner}")
+            raise Divergence(
+                "end", f"team {log.winning_team} recorded as winner, the rules give {game.winner}"
+            )
     elif log.end is GameEnd.FORFEIT:
         if game.over:
             raise Divergence("end", "recorded as forfeited, but the game was finished")

@@ -359,7 +359,7 @@ class GameRun:
     async def _end_game(self) -> None:
         async def end(st: _Seat) -> None:
             inst = st.instance
-            if inst is None or st.out or not inst.alive and inst.process is not None:
+            if inst is None or st.out or (not inst.alive and inst.process is not None):
                 return
             events = self.feed.take(st.seat)
             with trio.move_on_after(END_GAME_TIMEOUT) as scope:
@@ -387,9 +387,8 @@ async def _crash_or(inst: BotInstance, fault: BotFault) -> BotFault:
     if proc.running:
         return fault
     tail = proc.log_tail(10)
-    return BotFault(
-        FaultKind.CRASHED, f"the bot's process {describe_exit(proc.returncode or 0)}; its last output:\n{tail}"
-    )
+    how = describe_exit(proc.returncode or 0)
+    return BotFault(FaultKind.CRASHED, f"the bot's process {how}; its last output:\n{tail}")
 
 
 async def play_game(worker: Worker, spec: GameSpec) -> GameLog:

@@ -36,6 +36,11 @@ class Bot:
     name = "unnamed-bot"
     version = "0"
     author = ""
+    game_id = ""
+    """The current game's id (set before start_game): a stable seed for a bot that wants
+    to be reproducible, game by game, whatever order the games run in."""
+    time_left = 0.0
+    """Seconds the current decision may take (set before decide)."""
 
     def supports(self, rules: RuleSet) -> str | None:
         """Return a reason to refuse these rules, or None to play them."""
@@ -57,13 +62,13 @@ class Bot:
 class _Handler(BotHandler):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.time_left = 0.0
 
     def hello(self, rules: RuleSet) -> BotIdentity:
         bot = self.bot
         return BotIdentity(bot.name, bot.version, bot.author, bot.supports(rules))
 
     def start_game(self, game_id: str, seat: int, seat_bots: Sequence[str]) -> None:
+        self.bot.game_id = game_id
         self.bot.start_game(seat, seat_bots)
 
     def decide(
@@ -71,7 +76,7 @@ class _Handler(BotHandler):
     ) -> Action:
         for e in events:
             self.bot.on_event(e)
-        self.bot.time_left = time_left  # type: ignore[attr-defined]
+        self.bot.time_left = time_left
         return self.bot.decide(view)
 
     def end_game(self, game_id: str, events: Sequence[Event]) -> None:

@@ -23,7 +23,6 @@ from arena.wire.gen.euchre.v1 import bot_pb2
 from arena.wire.transport import TimeControl
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
-
 pytestmark = pytest.mark.usefixtures("no_bot_left")
 
 

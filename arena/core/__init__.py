@@ -4,7 +4,7 @@ bots, benchmarks and replays drive it directly and it is the only judge of legal
 
 from arena.core.actions import Action, ActionKind
 from arena.core.cards import JOKER, Card, Suit, card_name, parse_card
-from arena.core.errors import IllegalActionError, RuleSetError, RulesCoreError
+from arena.core.errors import IllegalActionError, RulesCoreError, RuleSetError
 from arena.core.game import GameState, deck_order, first_dealer_for
 from arena.core.hand import HandResult, HandState, Phase, Trick
 from arena.core.rules import (

@@ -11,7 +11,6 @@ from enum import IntEnum
 
 from arena.core.cards import NUM_CARD_IDS, SUITS, Card, Suit, card_name
 
-
 _INTERNED: dict[tuple, Action] = {}
 
 

@@ -105,11 +105,11 @@ class HandState:
         "rules",
         "sitting_out",
         "trick_leader",
-        "trump_from_upcard",
         "trick_plays",
         "tricks",
         "tricks_won",
         "trump",
+        "trump_from_upcard",
         "turn",
         "upcard",
     )

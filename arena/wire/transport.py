@@ -22,6 +22,7 @@ import os
 # grpc is first imported.
 os.environ["GRPC_ENABLE_FORK_SUPPORT"] = "0"
 
+import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -29,8 +30,8 @@ from concurrent import futures
 from dataclasses import dataclass, replace
 from typing import Any
 
-import grpc  # noqa: E402 - after the fork-support setting above
-import trio  # noqa: E402
+import grpc
+import trio
 
 from arena.core.actions import Action
 from arena.core.events import Event
@@ -118,10 +119,9 @@ class BotClient:
 
         def on_done(_: grpc.Future) -> None:
             arrived[0] = time.monotonic()
-            try:
+            # RunFinishedError: the arena is shutting down and nobody waits for the answer
+            with contextlib.suppress(trio.RunFinishedError):
                 token.run_sync_soon(done.set)
-            except trio.RunFinishedError:  # the arena is shutting down; nobody waits
-                pass
 
         sent = time.monotonic()
         try:
