@@ -21,7 +21,7 @@ The API, and the one way to do each thing::
     # leaving the pool stops whatever is still running, even on error or Ctrl-C
 
 ``pool.start`` forks in the calling trio thread (a few milliseconds, on purpose: see
-`_bot_preexec`) and returns only once the address accepts a connection; otherwise it raises
+`_with_pdeathsig`) and returns only once the address accepts a connection; otherwise it raises
 `BotStartError` (the message names the bot, the command, the reason and the end of its
 log) and leaves nothing running. Per-process settings (``transport``, ``startup_timeout``,
 ``log_cap``, ``grace``) are keyword arguments of ``start``, so a slow-starting bot can be
@@ -63,8 +63,6 @@ to start, or in the worst case the readiness probe reaches the wrong listener).
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import functools
 import io
 import math
 import os
@@ -75,7 +73,7 @@ import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -112,12 +110,14 @@ _TAIL_READ = 64 * 1024
 
 # The watchdog (see the module docstring). It must not get PDEATHSIG itself: it has to
 # outlive the arena long enough to see the EOF and kill the group. Its SIGTERM/SIGINT/SIGHUP
-# are ignored from before exec so that a stop's SIGTERM to the group cannot remove it early.
+# are ignored first thing, so that a stop's SIGTERM to the group cannot remove it early.
 # It only ever acts when the arena is gone (a live arena SIGKILLs it before closing the
 # pipe), so it also does the arena's tidying: the bot's socket, then the pool's directory,
 # which the last watchdog finds empty. Otherwise every kill -9 would leave them in /tmp.
 _WATCHDOG_CODE = """\
 import os, signal, sys
+for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    signal.signal(sig, signal.SIG_IGN)
 while os.read(0, 64):
     pass
 for tidy, path in zip((os.unlink, os.rmdir), sys.argv[1:3]):
@@ -128,43 +128,39 @@ for tidy, path in zip((os.unlink, os.rmdir), sys.argv[1:3]):
 os.killpg(0, signal.SIGKILL)
 """
 
-_PR_SET_PDEATHSIG = 1
+# No Python runs in a child between fork and exec (no preexec_fn), so subprocess uses
+# vfork: gRPC, running in the arena, installs fork handlers that start threads in a forked
+# child, and the child's closing of inherited descriptors then aborts it before exec (seen
+# here: 2 to 6 bots in 30 died with SIGABRT). vfork runs no fork handlers. PDEATHSIG is
+# set by util-linux's setpriv, which then execs the bot.
+_SETPRIV = shutil.which("setpriv") if sys.platform.startswith("linux") else None
 
 
-def _load_prctl() -> Callable[..., int] | None:
-    # Resolved in the parent: the child, between fork and exec, should do as little as
-    # possible (no dlopen, no imports) because other threads' locks are frozen there.
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-    prctl.restype = ctypes.c_int
-    return prctl
+def _with_pdeathsig(argv: tuple[str, ...]) -> list[str]:
+    """Tie the bot's life to the arena's: the kernel SIGKILLs it when the arena dies.
 
-
-_prctl = _load_prctl()
-
-
-def _bot_preexec(arena_pid: int) -> None:
-    """Tie the bot's life to the arena's: runs in the child between fork and exec.
-
-    PDEATHSIG fires when the *thread* that forked the child exits, which is why the arena
-    forks bots synchronously from the trio thread and never from trio's worker threads
-    (those exit after a few idle seconds and would take the bot with them). If the arena
-    died before prctl took effect the signal would never come, hence the getppid check.
+    PDEATHSIG fires when the *thread* that started the child exits, which is why the arena
+    starts bots synchronously from the trio thread and never from trio's worker threads
+    (those exit after a few idle seconds and would take the bot with them). Where setpriv
+    is missing the watchdog alone ends the group when the arena dies.
     """
-    if _prctl is not None:
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != arena_pid:
-            os.kill(os.getpid(), signal.SIGKILL)
+    if _SETPRIV is None:
+        return list(argv)
+    return [_SETPRIV, "--pdeathsig", "KILL", "--", *argv]
 
 
-def _watchdog_preexec() -> None:
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_IGN)
+def _check_runnable(spec: LaunchSpec, env: Mapping[str, str]) -> None:
+    """The plain errors for a command that cannot run, found before anything starts (the
+    setpriv wrapper would otherwise turn them into an exit code)."""
+    cmd = spec.argv[0]
+    if "/" in cmd:
+        path = spec.cwd / cmd
+        if not path.exists():
+            raise _plain_start_error(spec, f"command not found: {cmd}")
+        if path.is_dir() or not os.access(path, os.X_OK):
+            raise _plain_start_error(spec, f"permission denied running {cmd} (is it executable?)")
+    elif shutil.which(cmd, path=env.get("PATH", os.defpath)) is None:
+        raise _plain_start_error(spec, f"command not found: {cmd}")
 
 
 class BotProcessError(Exception):
@@ -263,7 +259,7 @@ async def _wait_reaped(popen: subprocess.Popen[bytes]) -> int:
     """Wait for exit without a thread: a pidfd becomes readable when the process exits.
 
     Trio's own Process.wait would do this too, but trio.lowlevel.open_process forks from a
-    worker thread, which PDEATHSIG cannot tolerate (see _bot_preexec).
+    worker thread, which PDEATHSIG cannot tolerate (see _with_pdeathsig).
     """
     if popen.returncode is not None:
         return popen.returncode
@@ -587,10 +583,11 @@ def _spawn(
 ) -> BotProcess:
     """Start the watchdog and the bot, synchronously, in the calling (trio) thread.
 
-    Synchronous on purpose (see _bot_preexec); a fork+exec costs a few milliseconds.
+    Synchronous on purpose (see _with_pdeathsig); a fork+exec costs a few milliseconds.
     """
     if not spec.cwd.is_dir():
         raise _plain_start_error(spec, f"working directory {spec.cwd} does not exist")
+    _check_runnable(spec, {**os.environ, **spec.env})
     try:
         log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(log_path, "ab", buffering=0)  # noqa: SIM115 - closed by BotProcess
@@ -619,18 +616,16 @@ def _spawn(
             stdout=subprocess.DEVNULL,
             stderr=out_w,
             process_group=0,
-            preexec_fn=_watchdog_preexec,
         )
         try:
             bot = subprocess.Popen(
-                spec.argv,
+                _with_pdeathsig(spec.argv),
                 cwd=spec.cwd,
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=out_w,
                 stderr=subprocess.STDOUT,
                 process_group=watchdog.pid,
-                preexec_fn=functools.partial(_bot_preexec, os.getpid()),
             )
         except FileNotFoundError:
             raise _plain_start_error(spec, f"command not found: {spec.argv[0]}") from None

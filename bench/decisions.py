@@ -1,0 +1,158 @@
+"""One decision's round trip through the arena, against the bare round trip.
+
+    python bench/decisions.py [--calls N] [--games N]
+
+The arena's path: build the seat view with the rules engine, encode it, call the bot
+through the trio/gRPC bridge of arena/wire/transport.py, decode and judge the answer.
+The bare path: a plain grpcio client (no arena, no trio) sending a prebuilt request of
+the same size to the same trivial bot process. Both run in this process, interleaved in
+blocks, so the machine's noise falls on both; the line `ratio: X.XX` is arena / bare
+(target: at most 1.25). Then `arena match random random` at concurrency = cores: games/s
+and CPU use (the arena's process and the bots' processes apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import grpc  # noqa: E402
+import trio  # noqa: E402
+
+from arena.core.game import GameState  # noqa: E402
+from arena.core.rules import preset  # noqa: E402
+from arena.core.view import seat_view  # noqa: E402
+from arena.manifest import load_manifest  # noqa: E402
+from arena.processes import LaunchSpec, open_bot_pool  # noqa: E402
+from arena.wire import codec  # noqa: E402
+from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
+from arena.wire.transport import BotClient  # noqa: E402
+
+
+def sample_states(n: int):
+    """Real mid-game states (views of varied size), so the messages are realistic."""
+    rng = random.Random(5)
+    out = []
+    game = GameState(preset("standard"), 3)
+    while len(out) < n:
+        if game.over:
+            game = GameState(preset("standard"), rng.randrange(1 << 30))
+        out.append(seat_view(game, game.turn))
+        game.apply(rng.choice(game.legal_actions()))
+    return out
+
+
+def bare_request(view) -> bot_pb2.DecideRequest:
+    req = bot_pb2.DecideRequest(game_id="bench", decision_number=1)
+    codec.view_to_pb(view, req.view)
+    for a in view.legal_actions:
+        codec.action_to_pb(a, req.legal_actions.add())
+    req.time_left.decision_ms = 2000
+    req.time_left.bank_ms = 60000
+    return req
+
+
+async def measure_round_trips(calls: int, block: int) -> tuple[list[float], list[float], int]:
+    views = sample_states(200)
+    requests = [bare_request(v) for v in views]
+    size = sum(r.ByteSize() for r in requests) // len(requests)
+    arena_times: list[float] = []
+    bare_times: list[float] = []
+    log_dir = Path(tempfile.mkdtemp(prefix="bench-decisions-"))
+    async with open_bot_pool() as pool:
+        spec = LaunchSpec("trivial", (sys.executable, str(ROOT / "bench" / "trivial_bot.py")),
+                          ROOT, {"PYTHONPATH": str(ROOT)})
+        proc = await pool.start(spec, log_path=log_dir / "trivial.log")
+        client = BotClient(proc.address)
+        channel = grpc.insecure_channel(proc.address)
+        stub = bot_pb2_grpc.EuchreBotServiceStub(channel)
+        for i in range(20):  # warm both paths up
+            stub.Decide(requests[i % len(requests)], timeout=5)
+            await client.decide("bench", i, views[i], [], 2.0, 60.0)
+        done = 0
+        while done < calls:
+            for i in range(block):
+                k = (done + i) % len(views)
+                game_view = views[k]
+                t0 = time.perf_counter()
+                with trio.fail_after(5):
+                    action, _ = await client.decide("bench", k, game_view, [], 2.0, 60.0)
+                if action not in game_view.legal_actions:
+                    raise SystemExit("the trivial bot answered an illegal action")
+                arena_times.append(time.perf_counter() - t0)
+            for i in range(block):
+                req = requests[(done + i) % len(requests)]
+                t0 = time.perf_counter()
+                stub.Decide(req, timeout=5)
+                bare_times.append(time.perf_counter() - t0)
+            done += block
+        channel.close()
+        client.close()
+    return arena_times, bare_times, size
+
+
+def match_throughput(games: int, concurrency: int) -> None:
+    from arena.match import MatchConfig, match_specs
+    from arena.runner import FaultPolicy, run_games
+    from arena.wire.transport import TimeControl
+
+    bot = load_manifest("random")
+    from dataclasses import replace
+
+    cfg = MatchConfig(
+        bot_a=bot, bot_b=replace(bot, name="random-2"), games=games, rules=preset("standard"),
+        seed=1, concurrency=concurrency, time_control=TimeControl(), fault_policy=FaultPolicy.FORFEIT,
+        out_dir=Path(tempfile.mkdtemp(prefix="bench-match-")),
+    )
+    decisions = 0
+
+    def on_done(spec, log):
+        nonlocal decisions
+        decisions += sum(len(h.actions) for h in log.hands)
+
+    cpu0 = time.process_time()
+    kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    trio.run(lambda: run_games(match_specs(cfg), rules=cfg.rules, concurrency=concurrency,
+                               log_dir=cfg.out_dir / "logs", on_done=on_done))
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
+    kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    bots_cpu = (kids1.ru_utime + kids1.ru_stime) - (kids0.ru_utime + kids0.ru_stime)
+    cores = os.cpu_count() or 1
+    print(f"\narena match random random, {games} games at concurrency {concurrency} ({cores} cores)")
+    rate = decisions / wall
+    print(f"  games/s          {games / wall:8.2f}   ({wall:.1f} s wall, {rate:,.0f} decisions/s)")
+    print(f"  arena CPU        {cpu:8.2f} s   ({100 * cpu / wall:.0f}% of one core)")
+    print(f"  bot processes    {bots_cpu:8.2f} s   ({100 * bots_cpu / wall:.0f}% of one core)")
+    print(f"  machine use      {100 * (cpu + bots_cpu) / (wall * cores):.0f}% of {cores} cores")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=3000, help="decisions per path")
+    parser.add_argument("--block", type=int, default=100, help="calls per interleaved block")
+    parser.add_argument("--games", type=int, default=40, help="games for the match figures")
+    args = parser.parse_args()
+    arena_t, bare_t, size = trio.run(measure_round_trips, args.calls, args.block)
+    a = statistics.median(arena_t) * 1000
+    b = statistics.median(bare_t) * 1000
+    print(f"one decision, {args.calls} calls per path, requests of {size} bytes on average")
+    print(f"  through the arena   median {a:.3f} ms   mean {statistics.fmean(arena_t) * 1000:.3f} ms")
+    print(f"  bare grpcio         median {b:.3f} ms   mean {statistics.fmean(bare_t) * 1000:.3f} ms")
+    print(f"ratio: {a / b:.2f}")
+    match_throughput(args.games, os.cpu_count() or 1)
+
+
+if __name__ == "__main__":
+    main()
