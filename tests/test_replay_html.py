@@ -1,0 +1,452 @@
+"""The HTML replay viewer: one self-contained page, each seat's perspective built from
+seat_view() only, checked in the data and in headless Chromium (which CI installs with
+scripts/install_chromium.sh: a missing browser fails these tests, it does not skip them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from html.parser import HTMLParser
+from pathlib import Path
+from random import Random
+from typing import ClassVar
+
+import pytest
+
+from arena.core.actions import ActionKind
+from arena.core.cards import card_label
+from arena.core.game import GameState
+from arena.core.rules import PRESETS, RuleSet
+from arena.faults import Fault, FaultKind
+from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction, SeatBot
+from arena.replay import replay, verify
+from arena.replay_html import build_data, render_html
+from arena.wire import codec
+from arena.wire.gen.euchre.v1 import record_pb2
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = "</script><b>x</b>"
+
+
+# --- a real game, played in-process as arena/runner.py records one --------------------------
+
+
+def play_random_game(seed: int, rules: RuleSet, names: tuple[str, ...]) -> GameLog:
+    game = GameState(rules, seed)
+    rng = Random(seed)
+    log = GameLog(
+        game_id=f"html-{seed}",
+        rules=rules,
+        seed=seed,
+        first_dealer=game.first_dealer,
+        seats=tuple(SeatBot(s, names[s], "1.0") for s in range(4)),
+    )
+
+    def new_hand() -> None:
+        hand = game.hand
+        log.hands.append(HandLog(game.hand_number, hand.dealer,
+                                 tuple(tuple(h) for h in hand.hands), hand.kitty))
+
+    new_hand()
+    while not game.over:
+        hand, seat, hl = game.hand, game.turn, log.hands[-1]
+        action = rng.choice(game.legal_actions())
+        tricks_before = len(hand.tricks)
+        result = game.apply(action, seat)
+        hl.actions.append(LoggedAction(seat, action, think_us=rng.randrange(1000)))
+        if len(hand.tricks) > tricks_before:
+            hl.trick_winners.append(hand.tricks[-1].winner)
+        if result is not None:
+            hl.result = result
+            hl.scores_after = (game.scores[0], game.scores[1])
+            if not game.over:
+                new_hand()
+    log.end = GameEnd.COMPLETED
+    log.winning_team = game.winner
+    log.final_scores = (game.scores[0], game.scores[1])
+    # Through the wire format and back, as `arena replay` reads a record from disk.
+    return codec.gamelog_from_pb(
+        record_pb2.GameRecord.FromString(codec.gamelog_to_pb(log).SerializeToString())
+    )
+
+
+def first_discard(log: GameLog) -> tuple[int, int, int] | None:
+    """(action index, dealer, card) of hand 0's discard, if the dealer discarded."""
+    hl = log.hands[0]
+    for i, la in enumerate(hl.actions):
+        if la.action.kind is ActionKind.DISCARD:
+            return i, la.seat, la.action.card  # type: ignore[return-value]
+    return None
+
+
+@pytest.fixture(scope="module")
+def game_log() -> GameLog:
+    """A standard game whose first hand has a dealer's discard (first such seed)."""
+    names = ("north <star>", HOSTILE, "O'Brien & \"Co\"", "dealer-bot")
+    for seed in range(1, 200):
+        log = play_random_game(seed, RuleSet(name="standard"), names)
+        if first_discard(log) is not None and len(log.hands) >= 3:
+            assert verify(log) is None
+            return log
+    raise AssertionError("no seed gave a first hand with a discard")
+
+
+@pytest.fixture(scope="module")
+def page(game_log) -> str:
+    return render_html(game_log)
+
+
+def step_data(data: dict, step: int, perspective: str | int) -> tuple[dict, dict, str]:
+    per = data["steps"][step][2]
+    pi = 0 if perspective == "all" else 1 + int(perspective)
+    pub, pri, last = (data["pieces"][i] for i in per[pi])
+    return pub, pri, last
+
+
+# --- the file itself ----------------------------------------------------------------------
+
+
+def test_page_is_self_contained(page):
+    assert page.startswith("<!DOCTYPE html>")
+    lowered = page.lower()
+    assert "http:" not in lowered and "https:" not in lowered
+    assert "//" not in page
+    for m in re.finditer(r"""(?:src|href)\s*=\s*["']?([^"'\s>]*)""", lowered):
+        assert m.group(1).startswith("data:"), m.group(0)
+    assert "url(" not in lowered and "@import" not in lowered
+    assert "<link" not in lowered
+    assert len(page) < 1_000_000
+
+
+def test_hostile_names_are_escaped(page, game_log):
+    assert "<b>x</b>" not in page
+    assert page.count("</script>") == 2  # the data and the script, nothing from a name
+    assert "&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;" in page  # in the title
+    raw = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', page, re.S)
+    assert raw is not None and "<" not in raw.group(1)
+    data = json.loads(raw.group(1))
+    assert [s["name"] for s in data["seats"]] == [b.name for b in game_log.seats]
+
+
+def test_a_name_cannot_inject_into_the_template():
+    log = play_random_game(3, RuleSet(name="standard"), ("%DATA%", "%JS%", "%CSS%", "%TITLE%"))
+    page = render_html(log)
+    assert page.count('<script type="application/json"') == 1
+    assert "%DATA% &amp; %CSS% vs %JS% &amp; %TITLE%" in page
+
+
+def test_size_stays_small_for_a_long_game():
+    rules = RuleSet(name="long", target=14)
+    log = play_random_game(11, rules, ("a", "b", "c", "d"))
+    assert len(log.hands) >= 10
+    size = len(render_html(log).encode())
+    assert size < 400_000, f"{len(log.hands)} hands: {size} bytes"
+
+
+# --- the data: what each perspective holds ------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_seat_perspectives_hold_nothing_hidden(preset):
+    """Against the engine, replayed here: no perspective of a seat holds another seat's
+    card, the kitty under the upcard or (but for the dealer) the discard, in any form."""
+    for seed in (5, 6, 7):
+        log = play_random_game(seed, PRESETS[preset], ("a", "b", "c", "d"))
+        data = build_data(log)
+        assert data["error"] is None
+        steps = iter(i for i, st in enumerate(data["steps"]) if st[1] < _hand_len(log, st[0]))
+        for pt in replay(log):
+            i = next(steps)
+            hand = pt.game.hand
+            pub_all, pri_all, _ = step_data(data, i, "all")
+            assert [len(h) for h in pri_all["hs"]] == pub_all["n"]
+            assert pri_all["hs"] == [sorted(h) for h in hand.hands]
+            for seat in range(4):
+                hidden = set(hand.kitty[1:])
+                for other in range(4):
+                    if other != seat:
+                        hidden |= set(hand.hands[other])
+                if seat != hand.dealer and hand.discarded is not None:
+                    hidden.add(hand.discarded)
+                hidden -= {hand.upcard}  # public, even in the dealer's hand or discarded
+                pub, pri, last = step_data(data, i, seat)
+                assert pub["n"] == pub_all["n"]
+                shown = {pub["up"], *pri["h"], *pri["lg"]}
+                shown |= {c for t in pub["tk"] for c in t[1][1::2]}
+                if pub["ct"]:
+                    shown |= set(pub["ct"][1][1::2])
+                if pri["dc"] is not None:
+                    shown.add(pri["dc"])
+                assert not shown & hidden, (preset, seed, i, seat)
+                assert set(pri) == {"h", "dc", "lg", "looked"}
+                assert not any(card_label(c) in last for c in hidden)
+                if seat != hand.dealer and "discards" in last:
+                    assert last.endswith("discards a card face down"), last
+
+
+def _hand_len(log: GameLog, h: int) -> int:
+    return len(log.hands[h].actions)
+
+
+def test_steps_and_hands(game_log):
+    data = build_data(game_log)
+    assert len(data["hands"]) == len(game_log.hands)
+    assert len(data["steps"]) == sum(len(h.actions) + 1 for h in game_log.hands)
+    first = 0
+    for h, hl in enumerate(game_log.hands):
+        assert data["hands"][h]["first"] == first
+        end = first + len(hl.actions)
+        pub, _, _ = step_data(data, end, "all")
+        assert pub["sc"] == list(hl.scores_after)
+        assert pub["end"] and pub["ph"] == "hand_over"
+        assert sum(pub["tw"]) == len(hl.trick_winners)
+        first = end + 1
+
+
+def test_a_broken_record_still_renders_with_the_divergence():
+    log = play_random_game(4, RuleSet(name="standard"), ("a", "b", "c", "d"))
+    hl = log.hands[1]
+    hl.trick_winners = [(w + 1) % 4 for w in hl.trick_winners]
+    page = render_html(log)
+    data = build_data(log)
+    assert data["error"] and "hand 1" in data["error"]
+    assert "diverges from the rules" in page
+
+
+def test_a_forfeited_game_ends_on_its_unfinished_hand():
+    log = play_random_game(8, RuleSet(name="standard"), ("a", "b", "c", "d"))
+    hl = log.hands[1]
+    cut = next(i for i, la in enumerate(hl.actions) if la.action.kind is ActionKind.PLAY) + 2
+    log.hands = log.hands[:2]
+    hl.actions = hl.actions[:cut]
+    hl.trick_winners, hl.result, hl.scores_after = [], None, (0, 0)
+    loser = hl.actions[-1].seat
+    log.faults = [Fault(FaultKind.CRASHED, loser, 1, 3, "exit 1 <oops>", False)]
+    log.end, log.winning_team = GameEnd.FORFEIT, 1 - loser % 2
+    log.final_scores = log.hands[0].scores_after
+    assert verify(log) is None
+    data = build_data(log)
+    assert data["error"] is None
+    pub, _, _ = step_data(data, len(data["steps"]) - 1, "all")
+    assert pub["end"] == f"Game forfeited: Team {1 - loser % 2} wins"
+    assert pub["ct"] is not None and len(pub["ct"][1]) == 4  # two cards on the table
+    page = render_html(log)
+    assert "<oops>" not in page
+
+
+# --- in the browser -----------------------------------------------------------------------
+
+
+def require_chromium() -> Path:
+    """The browser, or a failure (not a skip: CI installs it) saying how to get it."""
+    if not (CHROMIUM.exists() and os.access(CHROMIUM, os.X_OK)):
+        pytest.fail(
+            f"{CHROMIUM} is missing: run scripts/install_chromium.sh (as root) to install "
+            "Debian's chromium for the HTML replay tests",
+            pytrace=False,
+        )
+    return CHROMIUM
+
+
+class Dom(HTMLParser):
+    """Every element's attributes, and the text inside each element with an id."""
+
+    VOID: ClassVar[set[str]] = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+            "source", "track", "wbr"}
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.elements: list[dict[str, str]] = []
+        self.text: dict[str, str] = {}
+        self._open: list[str | None] = []
+        self.raw = text
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = {k: v or "" for k, v in attrs} | {"tag": tag}
+        self.elements.append(a)
+        if tag in self.VOID:
+            return
+        self._open.append(a.get("id"))
+        if "id" in a:
+            self.text.setdefault(a["id"], "")
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID and self._open:
+            self._open.pop()
+
+    def handle_data(self, data):
+        for i in self._open:
+            if i is not None:
+                self.text[i] += data
+
+    def find(self, **attrs) -> list[dict[str, str]]:
+        want = {k.replace("_", "-"): str(v) for k, v in attrs.items()}
+        return [e for e in self.elements if all(e.get(k) == v for k, v in want.items())]
+
+    def by_id(self, id_: str) -> dict[str, str]:
+        found = [e for e in self.elements if e.get("id") == id_]
+        assert len(found) == 1, id_
+        return found[0]
+
+
+def run_chromium(exe: Path, tmp: Path, name: str, url: str, *args: str) -> str:
+    profile = tmp / f"profile-{name}"
+    cmd = [
+        str(exe), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+        "--no-first-run", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", f"--user-data-dir={profile}", "--virtual-time-budget=2000",
+        *args, url,
+    ]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def browser(page, tmp_path_factory):
+    """The page written out, and a copy with a script that clicks and presses keys."""
+    tmp = tmp_path_factory.mktemp("html")
+    path = tmp / "game.html"
+    path.write_text(page, encoding="utf-8")
+    driven = tmp / "driven.html"
+    driven.write_text(page.replace("</body>", _DRIVER + "</body>"), encoding="utf-8")
+    return tmp, path, driven
+
+
+def dump_all(chromium: Path, tmp: Path, jobs: dict[str, str]) -> dict[str, Dom]:
+    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        futures = {
+            name: pool.submit(run_chromium, chromium, tmp, name, url, "--dump-dom")
+            for name, url in jobs.items()
+        }
+        return {name: Dom(f.result()) for name, f in futures.items()}
+
+
+_DRIVER = """<script>
+(function () {
+  const out = [];
+  const note = () => out.push([document.getElementById("step-label").textContent,
+    document.body.dataset.step, document.body.dataset.hand, document.body.dataset.kind]);
+  note();
+  document.getElementById("next").click(); note();
+  document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight"})); note();
+  document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft"})); note();
+  document.getElementById("next-hand").click(); note();
+  const sel = document.getElementById("perspective");
+  sel.value = "2"; sel.dispatchEvent(new Event("change")); note();
+  const pre = document.createElement("pre");
+  pre.id = "driver-out";
+  pre.textContent = JSON.stringify({out: out, hash: location.hash,
+    up: document.querySelectorAll('.card[data-where="hand"][data-face="up"]').length});
+  document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+def hand_cards(dom: Dom, face: str, seat: int | None = None) -> list[dict[str, str]]:
+    found = dom.find(data_where="hand", data_face=face)
+    return [e for e in found if seat is None or e.get("data-seat") == str(seat)]
+
+
+def test_in_the_browser(browser, game_log):
+    chromium = require_chromium()
+    tmp, path, driven = browser
+    url = path.as_uri()
+    end0 = len(game_log.hands[0].actions)
+    discard_at, dealer, discarded = first_discard(game_log)  # type: ignore[misc]
+    other = (dealer + 1) % 4
+    after = discard_at + 1
+    doms = dump_all(chromium, tmp, {
+        "s0-seat2": f"{url}#step=0&seat=2",
+        "s0-all": f"{url}#step=0&seat=all",
+        "end0": f"{url}#step={end0}&seat=all",
+        "disc-dealer": f"{url}#step={after}&seat={dealer}",
+        "disc-other": f"{url}#step={after}&seat={other}",
+        "driven": f"{driven.as_uri()}#step=0&seat=all",
+    })
+
+    # Step 0 from seat 2: its five cards face up, fifteen backs for the others.
+    d = doms["s0-seat2"]
+    up = hand_cards(d, "up")
+    assert len(up) == 5 and {e["data-seat"] for e in up} == {"2"}
+    assert sorted(int(e["data-card"]) for e in up) == sorted(game_log.hands[0].dealt[2])
+    for s in (0, 1, 3):
+        assert len(hand_cards(d, "down", s)) == 5 and not hand_cards(d, "up", s)
+    assert d.by_id("perspective")  # the choice exists
+    assert d.find(data_where="upcard", data_face="up")[0]["data-card"] == str(
+        game_log.hands[0].upcard)
+    assert len(d.find(data_role="dealer")) == 1
+    # The hostile name is text on the page, not markup.
+    assert HOSTILE in d.text["seat-1"]
+    assert "<b>x</b>" not in d.raw and "&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;" in d.raw
+
+    # Step 0, all cards: twenty face up, no backs in hands.
+    d = doms["s0-all"]
+    assert len(hand_cards(d, "up")) == 20 and not hand_cards(d, "down")
+    dealt = {c for h in game_log.hands[0].dealt for c in h}
+    assert {int(e["data-card"]) for e in hand_cards(d, "up")} == dealt
+
+    # The end of hand 0: the recorded score and the result.
+    d = doms["end0"]
+    score = d.by_id("score")
+    assert (int(score["data-team0"]), int(score["data-team1"])) == game_log.hands[0].scores_after
+    assert d.by_id("banner") and d.text["result"].strip()
+    assert d.find(tag="body")[0]["data-kind"] == "end"
+    hl = game_log.hands[0]
+    assert hl.result is not None
+    if hl.trick_winners:  # the last trick stays in the middle, its winner marked
+        size = 4 - len(hl.result.alone)
+        last = [(la.seat, la.action.card) for la in hl.actions[-size:]]
+        shown = [(int(e["data-seat"]), int(e["data-card"])) for e in d.find(data_where="trick")]
+        assert shown == last
+        won = [e for e in d.find(data_where="trick") if "win" in e["class"].split()]
+        assert [int(e["data-seat"]) for e in won] == [hl.trick_winners[-1]]
+
+    # The discard: the dealer sees it, another seat sees only a back, nowhere its card.
+    d = doms["disc-dealer"]
+    shown = d.find(data_where="discard", data_face="up")
+    assert [int(e["data-card"]) for e in shown] == [discarded]
+    d = doms["disc-other"]
+    assert not d.find(data_where="discard", data_face="up")
+    assert d.find(data_where="discard", data_face="down")
+    assert not d.find(data_card=discarded)
+    assert card_label(discarded) not in d.text["table"] + d.text["side"]
+
+    # Stepping with the buttons and keys: the label and step advance, then go back.
+    out = json.loads(doms["driven"].text["driver-out"])
+    labels = [o[0] for o in out["out"]]
+    steps = [int(o[1]) for o in out["out"]]
+    assert steps[:5] == [0, 1, 2, 1, end0 + 1]
+    assert labels[0].startswith("Step 1 /") and labels[1].startswith("Step 2 /")
+    assert labels[2].startswith("Step 3 /") and labels[0] != labels[1] != labels[2]
+    assert out["out"][4][2] == "1"  # next hand: hand index 1
+    assert out["hash"] == f"#step={end0 + 1}&seat=2"
+    assert out["up"] == 5  # the perspective switched to seat 2
+
+
+def test_screenshot(browser, game_log):
+    chromium = require_chromium()
+    tmp, path, _ = browser
+    shot = tmp / "shot.png"
+    step = len(game_log.hands[0].actions) - 2  # mid trick, late in the hand
+    run_chromium(chromium, tmp, "shot", f"{path.as_uri()}#step={step}&seat=all",
+                 f"--screenshot={shot}", "--window-size=1200,800")
+    assert shot.exists()
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) > 30_000, len(data)
+
+
+def test_install_script_is_there():
+    script = ROOT / "scripts" / "install_chromium.sh"
+    assert script.exists() and os.access(script, os.X_OK)
+    text = script.read_text()
+    assert re.search(r"apt-get install -y .*--no-install-recommends chromium", text)
+    assert "apt-get update" in text and "/usr/bin/chromium" in text
