@@ -5,11 +5,13 @@ message of proto/euchre/v1/record.proto and back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
 from arena.core.actions import Action
 from arena.core.cards import Card
+from arena.core.game import GameState
 from arena.core.hand import HandResult
 from arena.core.rules import RuleSet
 from arena.faults import Fault
@@ -71,3 +73,52 @@ class GameLog:
     started_ms: int = 0
     finished_ms: int = 0
     schema_version: int = SCHEMA_VERSION
+
+
+class Recorder:
+    """Keeps a GameLog in step with the GameState it records, action by action, so that
+    the runner and anything else that plays games write records the same way."""
+
+    def __init__(self, game: GameState, log: GameLog) -> None:
+        self.game = game
+        self.log = log
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        game = self.game
+        hand = game.hand
+        self.log.hands.append(
+            HandLog(game.hand_number, hand.dealer, tuple(tuple(h) for h in hand.hands), hand.kitty)
+        )
+
+    def apply(
+        self,
+        apply: Callable[[Action, int], HandResult | None],
+        action: Action,
+        seat: int,
+        think_us: int = 0,
+        substituted: bool = False,
+    ) -> HandResult | None:
+        """Applies the action with `apply` (the game's, or an event feed's) and records it;
+        an illegal action raises before anything is recorded."""
+        game = self.game
+        hand = game.hand
+        hand_log = self.log.hands[-1]
+        tricks_before = len(hand.tricks)
+        result = apply(action, seat)
+        hand_log.actions.append(LoggedAction(seat, action, think_us, substituted))
+        if len(hand.tricks) > tricks_before:
+            hand_log.trick_winners.append(hand.tricks[-1].winner)
+        if result is not None:
+            hand_log.result = result
+            hand_log.scores_after = (game.scores[0], game.scores[1])
+            if not game.over:
+                self._new_hand()
+        return result
+
+    def finish(self, end: GameEnd, winning_team: int | None) -> GameLog:
+        log = self.log
+        log.end = end
+        log.winning_team = winning_team
+        log.final_scores = (self.game.scores[0], self.game.scores[1])
+        return log

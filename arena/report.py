@@ -1,4 +1,4 @@
-"""Tables printed at the end of a match (rich)."""
+"""Per-bot tables printed after a match or in a ladder report (rich)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,29 @@ def bot_table(stats: Sequence[BotStats], title: str) -> Table:
         t.add_row(
             s.name, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f}", str(s.points),
             str(s.calls), f"{s.pct(s.makes, s.calls):.0f}", str(s.euchred), str(s.euchres),
-            f"{s.alone_marches}/{s.alone}", str(s.faults) if not s.faults else f"[red]{s.faults}",
+            f"{s.alone_marches}/{s.alone_makers}", str(s.faults) if not s.faults else f"[red]{s.faults}",
+            f"{s.mean_think_ms:.2f}", f"{s.max_think_ms:.1f}",
+        )
+    return t
+
+
+def bot_figures_table(stats: Sequence[BotStats], title: str) -> Table:
+    """How each bot plays, as rates a reader can compare across bots: of its calls, how
+    many it made, marched or was euchred on; of its lone calls, how many took all five;
+    its faults by kind and its decision times."""
+    t = Table(title=title)
+    for col in ("bot", "games", "win %", "calls", "make %", "march %", "euchred %",
+                "euchres", "alone", "alone %", "faults", "decisions", "mean ms", "worst ms"):
+        t.add_column(col, justify="left" if col in ("bot", "faults") else "right")
+    for s in stats:
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(s.fault_kinds.items()))
+        t.add_row(
+            s.name, str(s.games), f"{100 * s.win_rate:.1f}", str(s.calls),
+            f"{s.pct(s.makes, s.calls):.1f}", f"{s.pct(s.marches, s.calls):.1f}",
+            f"{s.pct(s.euchred, s.calls):.1f}", str(s.euchres),
+            f"{s.alone_marches}/{s.alone_makers}",
+            f"{s.pct(s.alone_marches, s.alone_makers):.0f}" if s.alone_makers else "-",
+            f"[red]{s.faults} ({kinds})" if s.faults else "0", str(s.decisions),
             f"{s.mean_think_ms:.2f}", f"{s.max_think_ms:.1f}",
         )
     return t

@@ -25,7 +25,7 @@ from arena.core.game import GameState
 from arena.core.rules import RuleSet
 from arena.core.view import SeatView, seat_view
 from arena.faults import BotFault, Fault, FaultKind
-from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction, SeatBot
+from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
 from arena.manifest import BotManifest
 from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec, describe_exit
 from arena.wire.transport import BotClient, BotIdentity, TimeControl
@@ -203,18 +203,7 @@ class GameRun:
             seats=(),
             started_ms=int(time.time() * 1000),
         )
-        self._new_hand_log()
-
-    def _new_hand_log(self) -> None:
-        hand = self.game.hand
-        self.log.hands.append(
-            HandLog(
-                hand_number=self.game.hand_number,
-                dealer=hand.dealer,
-                dealt=tuple(tuple(h) for h in hand.hands),
-                kitty=hand.kitty,
-            )
-        )
+        self.recorder = Recorder(self.game, self.log)
 
     def _fault(self, seat: _Seat, fault: BotFault) -> None:
         """Records the fault, then forfeits (raises _Forfeit) or marks the seat to be
@@ -238,13 +227,10 @@ class GameRun:
             await self._start_game()
             while not self.game.over:
                 await self._one_decision()
-            self.log.end = GameEnd.COMPLETED
-            self.log.winning_team = self.game.winner
+            self.recorder.finish(GameEnd.COMPLETED, self.game.winner)
         except _Forfeit as f:
-            self.log.end = GameEnd.FORFEIT
-            self.log.winning_team = 1 - f.seat % 2
+            self.recorder.finish(GameEnd.FORFEIT, 1 - f.seat % 2)
             self.feed.forfeit(f.seat % 2)
-        self.log.final_scores = (self.game.scores[0], self.game.scores[1])
         await self._end_game()
         self.log.finished_ms = int(time.time() * 1000)
         return self.log
@@ -309,27 +295,14 @@ class GameRun:
         substituted = action is None
         if action is None:
             action = self.rng.choice(view.legal_actions)
-        hand = game.hand
-        hand_log = self.log.hands[-1]
-        tricks_before = len(hand.tricks)
+        think_us = round(think * 1e6)
         try:
-            result = self.feed.apply(action, st.seat)
+            self.recorder.apply(self.feed.apply, action, st.seat, think_us, substituted)
         except IllegalActionError as e:
             self._fault(st, BotFault(FaultKind.ILLEGAL_ACTION, f"{e.action}: {e.reason}"))
             action = self.rng.choice(view.legal_actions)
-            substituted = True
-            result = self.feed.apply(action, st.seat)
+            self.recorder.apply(self.feed.apply, action, st.seat, think_us, True)
         st.decisions += 1
-        hand_log.actions.append(
-            LoggedAction(st.seat, action, round(think * 1e6), substituted)
-        )
-        if len(hand.tricks) > tricks_before:
-            hand_log.trick_winners.append(hand.tricks[-1].winner)
-        if result is not None:
-            hand_log.result = result
-            hand_log.scores_after = (game.scores[0], game.scores[1])
-            if not game.over:
-                self._new_hand_log()
 
     async def _ask(self, st: _Seat, view, events) -> tuple[Action, float]:
         """The bot's action and the call's round trip; the bank is charged the round trip

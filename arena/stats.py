@@ -7,7 +7,7 @@ numbers come out of a live match, a ladder database, or a folder of records.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from arena.core.scoring import Outcome
 from arena.gamelog import GameLog
@@ -29,7 +29,11 @@ class BotStats:
     euchres: int = 0
     """Opponents' calls it defended and euchred (inflicted)."""
     alone: int = 0
+    """Lone hands it played, on either side."""
+    alone_makers: int = 0
+    """Lone hands it played on the makers' side."""
     alone_marches: int = 0
+    """Of those, the ones that took all five tricks (the point of going alone)."""
     faults: int = 0
     decisions: int = 0
     think_us_total: int = 0
@@ -50,6 +54,17 @@ class BotStats:
 
     def pct(self, part: int, whole: int) -> float:
         return 100.0 * part / whole if whole else 0.0
+
+    def add(self, other: BotStats) -> None:
+        """Adds another tally of the same bot (e.g. one stored game's) into this one, so
+        figures can be kept per game and summed without re-reading records."""
+        for f in fields(self):
+            if f.name in ("name", "think_us_max", "fault_kinds"):
+                continue
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+        self.think_us_max = max(self.think_us_max, other.think_us_max)
+        for kind, n in other.fault_kinds.items():
+            self.fault_kinds[kind] = self.fault_kinds.get(kind, 0) + n
 
 
 def collect_stats(logs: Iterable[GameLog]) -> dict[str, BotStats]:
@@ -99,8 +114,10 @@ def collect_stats(logs: Iterable[GameLog]) -> dict[str, BotStats]:
             for seat in r.alone:
                 a = get(names[seat])
                 a.alone += 1
-                if seat % 2 == r.maker % 2 and outcome is Outcome.MARCH:
-                    a.alone_marches += 1
+                if seat % 2 == r.maker % 2:
+                    a.alone_makers += 1
+                    if outcome is Outcome.MARCH:
+                        a.alone_marches += 1
         for f in log.faults:
             b = get(names[f.seat])
             b.faults += 1

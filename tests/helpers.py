@@ -7,10 +7,16 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from random import Random
 
 import pytest
 
+from arena.core.game import GameState
+from arena.core.rules import RuleSet
+from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
 from arena.manifest import load_manifest
+from arena.wire import codec
+from arena.wire.gen.euchre.v1 import record_pb2
 
 TESTS = Path(__file__).resolve().parent
 MISBEHAVE = TESTS / "bots" / "misbehave.py"
@@ -66,3 +72,26 @@ def no_bot_left(monkeypatch):
         time.sleep(0.1)
         left = processes_with_mark(mark)
     assert not left, f"processes left running: {left}"
+
+
+def play_random_game(seed: int, rules: RuleSet, names: tuple[str, ...]) -> GameLog:
+    """A complete, valid record of a game of random legal moves, made in-process (no bots),
+    and read back through the wire format as `arena replay` reads one from disk."""
+    game = GameState(rules, seed)
+    rng = Random(seed)
+    log = GameLog(
+        game_id=f"html-{seed}",
+        rules=rules,
+        seed=seed,
+        first_dealer=game.first_dealer,
+        seats=tuple(SeatBot(s, names[s], "1.0") for s in range(4)),
+    )
+
+    recorder = Recorder(game, log)
+    while not game.over:
+        action = rng.choice(game.legal_actions())
+        recorder.apply(game.apply, action, game.turn, think_us=rng.randrange(1000))
+    recorder.finish(GameEnd.COMPLETED, game.winner)
+    return codec.gamelog_from_pb(
+        record_pb2.GameRecord.FromString(codec.gamelog_to_pb(log).SerializeToString())
+    )

@@ -12,21 +12,18 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
-from random import Random
 from typing import ClassVar
 
 import pytest
 
 from arena.core.actions import ActionKind
 from arena.core.cards import card_label
-from arena.core.game import GameState
 from arena.core.rules import PRESETS, RuleSet
 from arena.faults import Fault, FaultKind
-from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction, SeatBot
+from arena.gamelog import GameEnd, GameLog
 from arena.replay import replay, verify
 from arena.replay_html import build_data, render_html
-from arena.wire import codec
-from arena.wire.gen.euchre.v1 import record_pb2
+from tests.helpers import play_random_game
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,45 +31,6 @@ HOSTILE = "</script><b>x</b>"
 
 
 # --- a real game, played in-process as arena/runner.py records one --------------------------
-
-
-def play_random_game(seed: int, rules: RuleSet, names: tuple[str, ...]) -> GameLog:
-    game = GameState(rules, seed)
-    rng = Random(seed)
-    log = GameLog(
-        game_id=f"html-{seed}",
-        rules=rules,
-        seed=seed,
-        first_dealer=game.first_dealer,
-        seats=tuple(SeatBot(s, names[s], "1.0") for s in range(4)),
-    )
-
-    def new_hand() -> None:
-        hand = game.hand
-        log.hands.append(HandLog(game.hand_number, hand.dealer,
-                                 tuple(tuple(h) for h in hand.hands), hand.kitty))
-
-    new_hand()
-    while not game.over:
-        hand, seat, hl = game.hand, game.turn, log.hands[-1]
-        action = rng.choice(game.legal_actions())
-        tricks_before = len(hand.tricks)
-        result = game.apply(action, seat)
-        hl.actions.append(LoggedAction(seat, action, think_us=rng.randrange(1000)))
-        if len(hand.tricks) > tricks_before:
-            hl.trick_winners.append(hand.tricks[-1].winner)
-        if result is not None:
-            hl.result = result
-            hl.scores_after = (game.scores[0], game.scores[1])
-            if not game.over:
-                new_hand()
-    log.end = GameEnd.COMPLETED
-    log.winning_team = game.winner
-    log.final_scores = (game.scores[0], game.scores[1])
-    # Through the wire format and back, as `arena replay` reads a record from disk.
-    return codec.gamelog_from_pb(
-        record_pb2.GameRecord.FromString(codec.gamelog_to_pb(log).SerializeToString())
-    )
 
 
 def first_discard(log: GameLog) -> tuple[int, int, int] | None:

@@ -1,0 +1,252 @@
+"""The ladder database without bot processes: one row per game and never two, versions of
+changed bots, settings that may not change under stored games, the writer lock, and
+standings that do not depend on the order games finished in."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from arena.core.rules import preset
+from arena.faults import Fault, FaultKind
+from arena.gamelog import GameEnd, GameLog, SeatBot
+from arena.manifest import BotManifest
+from ladder.config import ROUND_ROBIN
+from ladder.ratings import EloTable, fit_ratings
+from ladder.schedule import PlannedGame, plan
+from ladder.standings import compute_standings, pair_results
+from ladder.store import SCHEMA_VERSION, Store, StoreError
+
+SETTINGS = {"seed": 1, "duplicate": True, "rules": {"target": 10}}
+
+
+def manifest(name: str, digest: str = "d1") -> BotManifest:
+    return BotManifest(name=name, version="1", command=("true",), cwd=Path("."), digest=digest)
+
+
+def fake_log(game: PlannedGame, a_wins: bool, faults: int = 0, seats: int = 4) -> GameLog:
+    """A record with no hands: enough for the store, which never looks inside a game."""
+    winner = game.a_team if a_wins else 1 - game.a_team
+    log = GameLog(
+        game_id=game.game_id, rules=preset("standard"), seed=game.seed,
+        first_dealer=game.first_dealer,
+        seats=tuple(SeatBot(s, game.seats[s], "1") for s in range(seats)),
+        final_scores=(10, 4) if winner == 0 else (4, 10), winning_team=winner,
+        end=GameEnd.FORFEIT if faults else GameEnd.COMPLETED, started_ms=1, finished_ms=2,
+    )
+    loser_seat = 1 - winner  # a seat of the losing team
+    log.faults = [Fault(FaultKind.TIMEOUT, loser_seat, 0, 0, "slow", False)] * faults
+    return log
+
+
+def open_store(tmp_path: Path, bots=("alpha", "bravo", "charlie")):
+    store = Store.open(tmp_path / "l.sqlite", write=True)
+    store.bind_settings("test", SETTINGS)
+    versions = store.register_bots([manifest(b) for b in bots])
+    return store, {v.label: v.id for v in versions.values()}
+
+
+def test_schema_is_created_with_its_version_and_wal(tmp_path):
+    store, _ = open_store(tmp_path)
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    tables = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert tables == {"ladder", "bots", "runs", "games", "game_bots", "rating_history"}
+    store.close()
+
+
+def test_a_game_is_stored_once_with_its_record(tmp_path):
+    store, ids = open_store(tmp_path)
+    run = store.start_run(planned=3, to_play=3, concurrency=1)
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, seed=1,
+                duplicate=True)[1]
+    row = store.record_game(game, fake_log(game, a_wins=True, faults=2), ids, run)
+    assert row is not None and row.score_a == 1.0 and row.faults == 2
+    assert row.faults_a == 0 and row.faults_b == 2
+    # the second attempt is refused and the first result stands
+    assert store.record_game(game, fake_log(game, a_wins=False), ids, run) is None
+    assert store.game_count() == 1
+    cols = ", ".join(r[1] for r in store.conn.execute("PRAGMA table_info(games)") if r[1] != "id")
+    with pytest.raises(sqlite3.IntegrityError, match="game_id"):  # not even by hand
+        store.conn.execute(f"INSERT INTO games ({cols}) SELECT {cols} FROM games")
+    back = store.record(game.game_id)
+    assert back.game_id == game.game_id and back.winning_team == row.winning_team
+    assert len(back.faults) == 2
+    (stored,) = store.games()
+    assert stored == row
+    assert store.bot_stats()["bravo"].faults == 2
+    assert store.bot_stats()["alpha"].wins == 1
+    store.close()
+
+
+def test_a_record_missing_seats_is_completed_from_the_plan(tmp_path):
+    """A game forfeited while its bots started may list only the seats filled so far."""
+    store, ids = open_store(tmp_path)
+    run = store.start_run(planned=1, to_play=1, concurrency=1)
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, seed=1,
+                duplicate=True)[0]
+    store.record_game(game, fake_log(game, a_wins=False, faults=1, seats=2), ids, run)
+    log = store.record(game.game_id)
+    assert [s.name for s in log.seats] == list(game.seats)
+    store.close()
+
+
+def test_a_record_of_other_bots_is_refused(tmp_path):
+    store, ids = open_store(tmp_path)
+    run = store.start_run(planned=1, to_play=1, concurrency=1)
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, seed=1,
+                duplicate=True)[0]
+    log = fake_log(game, True)
+    log.seats = tuple(replace(s, name="charlie") for s in log.seats)
+    with pytest.raises(ValueError):
+        store.record_game(game, log, ids, run)
+    assert store.game_count() == 0
+    store.close()
+
+
+def test_only_one_writer_at_a_time(tmp_path):
+    store, _ = open_store(tmp_path)
+    with pytest.raises(StoreError, match="another `ladder run`"):
+        Store.open(tmp_path / "l.sqlite", write=True)
+    with Store.open(tmp_path / "l.sqlite") as reader:  # readers never wait
+        assert reader.game_count() == 0
+    store.close()
+    Store.open(tmp_path / "l.sqlite", write=True).close()
+
+
+def test_fresh_starts_over(tmp_path):
+    store, ids = open_store(tmp_path)
+    run = store.start_run(planned=1, to_play=1, concurrency=1)
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, seed=1,
+                duplicate=True)[0]
+    store.record_game(game, fake_log(game, True), ids, run)
+    store.close()
+    with Store.open(tmp_path / "l.sqlite", write=True, fresh=True) as again:
+        assert again.game_count() == 0 and again.bots() == []
+
+
+def test_other_settings_are_refused_once_games_are_stored(tmp_path):
+    store, ids = open_store(tmp_path)
+    store.bind_settings("test", {**SETTINGS, "seed": 2})  # no games yet: fine
+    store.bind_settings("test", SETTINGS)
+    run = store.start_run(planned=1, to_play=1, concurrency=1)
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, seed=1,
+                duplicate=True)[0]
+    store.record_game(game, fake_log(game, True), ids, run)
+    with pytest.raises(StoreError, match=r"seed was 1, now 2.*--fresh"):
+        store.bind_settings("test", {**SETTINGS, "seed": 2})
+    with pytest.raises(StoreError, match=r"rules.target was 10, now 11"):
+        store.bind_settings("test", {**SETTINGS, "rules": {"target": 11}})
+    store.close()
+
+
+def test_a_changed_bot_is_refused_or_becomes_a_new_version(tmp_path):
+    store, _ = open_store(tmp_path)
+    with pytest.raises(StoreError, match=r"bravo \(stored as bravo, digest d1; now d2\).*"
+                       r"--new-version"):
+        store.register_bots([manifest("alpha"), manifest("bravo", "d2")])
+    found = store.register_bots([manifest("alpha"), manifest("bravo", "d2")], new_versions=True)
+    assert found["alpha"].label == "alpha" and found["alpha"].version == 1
+    assert found["bravo"].label == "bravo@v2" and found["bravo"].version == 2
+    third = store.register_bots([manifest("bravo", "d3")], new_versions=True)
+    assert third["bravo"].label == "bravo@v3"
+    # going back to old code is the old version again, with its old games
+    back = store.register_bots([manifest("bravo", "d1")])
+    assert back["bravo"].label == "bravo" and back["bravo"].version == 1
+    assert [b.label for b in store.bots()] == ["alpha", "bravo", "charlie", "bravo@v2",
+                                               "bravo@v3"]
+    store.close()
+
+
+def test_a_reader_needs_a_database(tmp_path):
+    with pytest.raises(StoreError, match="no ladder database"):
+        Store.open(tmp_path / "none.sqlite")
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
+    with pytest.raises(StoreError, match="not a ladder database"):
+        Store.open(other)
+
+
+# --- standings --------------------------------------------------------------------------
+
+
+def stored_ladder(tmp_path, strengths, games=16, seed=3):
+    """A round robin whose results are drawn from the given strengths (Elo points)."""
+    names = sorted(strengths)
+    store, ids = open_store(tmp_path, names)
+    run = store.start_run(planned=0, to_play=0, concurrency=1)
+    rng = random.Random(seed)
+    planned = plan(names, fmt=ROUND_ROBIN, games_per_pairing=games, seed=1, duplicate=True)
+    order = list(planned)
+    rng.shuffle(order)  # games finish in any order
+    for g in order:
+        p = 1 / (1 + 10 ** ((strengths[g.bot_b] - strengths[g.bot_a]) / 400))
+        store.record_game(g, fake_log(g, rng.random() < p), ids, run)
+    return store, planned
+
+
+def test_elo_is_replayed_in_schedule_order_whatever_the_finishing_order(tmp_path):
+    store, planned = stored_ladder(tmp_path, {"alpha": 200, "bravo": 0, "charlie": -100})
+    rows = store.games()
+    assert [r.game_id for r in rows] == [g.game_id for g in planned]  # stored out of order
+    table = EloTable()
+    for r in rows:  # by hand, in plan order
+        table.update(r.bot_a, r.bot_b, r.score_a)
+    shuffled = list(rows)
+    random.Random(5).shuffle(shuffled)
+    st = compute_standings(shuffled)
+    for line in st.lines:
+        assert line.elo == table.rating(line.name)
+    fit = fit_ratings([(r.bot_a, r.bot_b, r.score_a) for r in rows])
+    for line in st.lines:
+        assert line.rating == pytest.approx(fit.get(line.name).rating, abs=1e-9)
+        assert line.low < line.rating < line.high
+    assert st.lines[0].name == "alpha"
+    assert st.los["alpha", "charlie"] + st.los["charlie", "alpha"] == pytest.approx(1.0)
+    total = sum(n for (_, _), (_, n) in st.crosstable.items())
+    assert total == 2 * len(rows)
+    store.close()
+
+
+def test_pairs_mode_rates_complete_duplicate_pairs(tmp_path):
+    store, _ = stored_ladder(tmp_path, {"alpha": 100, "bravo": 0}, games=8)
+    rows = store.games()
+    pairs = pair_results(rows)
+    assert len(pairs) == 4
+    assert all(s in (0.0, 0.5, 1.0) for _, _, s in pairs)
+    # an incomplete pair does not count
+    assert len(pair_results(rows[:-1])) == 3
+    by_pairs = compute_standings(rows, by="pairs")
+    by_games = compute_standings(rows)
+    assert by_pairs.line("alpha").results == 4 and by_games.line("alpha").results == 8
+    store.close()
+
+
+def test_standings_json_is_strict(tmp_path):
+    import json
+
+    store, _ = stored_ladder(tmp_path, {"alpha": 0, "bravo": 0, "charlie": 0}, games=4)
+    data = compute_standings(store.games(), bots=["alpha", "bravo", "charlie", "delta"]).to_json()
+    text = json.dumps(data, allow_nan=False)
+    back = json.loads(text)
+    assert {b["name"] for b in back["bots"]} == {"alpha", "bravo", "charlie", "delta"}
+    delta = next(b for b in back["bots"] if b["name"] == "delta")
+    assert delta["games"] == 0 and delta["rating"] is None
+    assert back["los"]["alpha"]["bravo"] + back["los"]["bravo"]["alpha"] == pytest.approx(1, abs=1e-4)
+    store.close()
+
+
+def test_rating_history_snapshots(tmp_path):
+    from ladder.standings import snapshot_lines
+
+    store, _ = stored_ladder(tmp_path, {"alpha": 0, "bravo": 0}, games=4)
+    st = compute_standings(store.games())
+    store.save_ratings(1, snapshot_lines(st))
+    history = store.rating_history()
+    assert {h[2] for h in history} == {"alpha", "bravo"}
+    assert all(h[1] == 4 for h in history)
+    store.close()

@@ -1,0 +1,118 @@
+"""`arena replay` and `arena verify` on record files: JSON round trip, tampering caught,
+and a seat's view in the terminal that shows nothing that seat could not see."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from google.protobuf import json_format
+
+from arena.core.actions import ActionKind
+from arena.core.cards import card_label
+from arena.core.rules import preset
+from arena.wire import codec
+from arena.wire.gen.euchre.v1 import record_pb2, types_pb2
+from tests.helpers import play_random_game
+
+
+def arena(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "COLUMNS": "160"})
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    log = play_random_game(21, preset("standard"), ("north", "east", "south", "west"))
+    path = tmp_path_factory.mktemp("rec") / "game.pb"
+    path.write_bytes(codec.gamelog_to_pb(log).SerializeToString())
+    return path, log
+
+
+def test_json_export_round_trips(record):
+    path, _ = record
+    proc = arena("replay", str(path), "--json")
+    assert proc.returncode == 0, proc.stderr
+    parsed = json_format.Parse(proc.stdout, record_pb2.GameRecord())
+    assert parsed == record_pb2.GameRecord.FromString(path.read_bytes())
+    json_path = path.with_suffix(".json")
+    json_path.write_text(proc.stdout)
+    assert arena("verify", str(json_path)).returncode == 0
+
+
+def test_verify_passes_a_true_record_and_names_a_tampered_card(record, tmp_path):
+    path, log = record
+    ok = arena("verify", str(path))
+    assert ok.returncode == 0 and "1 record(s)" in ok.stdout
+    msg = record_pb2.GameRecord.FromString(path.read_bytes())
+    card = msg.hands[2].dealt[1].cards[0]
+    card.rank = 9 if card.rank != 9 else 10
+    bad = tmp_path / "card.pb"
+    bad.write_bytes(msg.SerializeToString())
+    proc = arena("verify", str(path), str(bad))
+    assert proc.returncode == 1
+    assert "hand 2" in proc.stdout and "seat 1" in proc.stdout
+
+
+def test_verify_names_a_tampered_score(record, tmp_path):
+    path, _ = record
+    msg = record_pb2.GameRecord.FromString(path.read_bytes())
+    msg.hands[0].scores_after[0] += 1
+    bad = tmp_path / "score.pb"
+    bad.write_bytes(msg.SerializeToString())
+    proc = arena("verify", str(bad))
+    assert proc.returncode == 1 and "hand 0: score" in proc.stdout
+
+
+def test_verify_names_a_changed_action(record, tmp_path):
+    path, log = record
+    msg = record_pb2.GameRecord.FromString(path.read_bytes())
+    plays = [a for a in msg.hands[1].actions if a.action.kind == types_pb2.ACTION_KIND_PLAY]
+    plays[-1].action.card.CopyFrom(plays[0].action.card)  # a card already played
+    bad = tmp_path / "action.pb"
+    bad.write_bytes(msg.SerializeToString())
+    proc = arena("verify", str(bad))
+    assert proc.returncode == 1 and "hand 1, action" in proc.stdout and "illegal" in proc.stdout
+
+
+def test_terminal_view_from_a_seat_hides_other_hands_the_kitty_and_the_discard(record):
+    path, log = record
+    for number, hl in enumerate(log.hands[:3]):
+        for seat in range(4):
+            proc = arena("replay", str(path), "--seat", str(seat), "--hand", str(number))
+            assert proc.returncode == 0, proc.stderr
+            out = proc.stdout
+            hidden = set(hl.kitty[1:])
+            discard = next((a.action.card for a in hl.actions
+                            if a.action.kind is ActionKind.DISCARD), None)
+            if discard is not None and seat != hl.dealer and discard != hl.kitty[0]:
+                hidden.add(discard)  # (a discarded upcard was public anyway)
+            for card in hidden:
+                assert card_label(card) not in out, (number, seat, card_label(card))
+            for other in range(4):
+                if other != seat:
+                    assert f"seat {other} {log.seats[other].name}  " not in out.split("upcard")[1][:400]
+        full = arena("replay", str(path), "--hand", str(number)).stdout
+        for seat in range(4):
+            for card in hl.dealt[seat]:
+                assert card_label(card) in full
+
+
+def test_html_export(record, tmp_path):
+    path, _ = record
+    out = tmp_path / "game.html"
+    proc = arena("replay", str(path), "--html", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text().lstrip().lower().startswith("<!doctype html")
+
+
+def test_bad_inputs_are_one_line_errors(tmp_path):
+    junk = tmp_path / "junk.pb"
+    junk.write_bytes(b"\xff\xff not a record")
+    for args in (("replay", str(junk)), ("verify", str(tmp_path / "missing.pb")),
+                 ("replay", str(junk), "--hand", "1")):
+        proc = arena(*args)
+        assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
+        assert proc.stderr.startswith("arena: error:") and "Traceback" not in proc.stderr
