@@ -127,6 +127,17 @@ def test_slow_bot_within_its_limit_is_never_out_of_time(tmp_path):
     assert logs[0].end is GameEnd.COMPLETED and not logs[0].faults
 
 
+def test_bots_that_answer_at_once_are_never_out_of_time_at_high_concurrency(tmp_path):
+    # 8 games at once on a small machine: 32 processes competing for the cores, and a
+    # per-decision limit of 50 ms. The arena's own delays must never be charged.
+    logs = play(tmp_path, load_manifest("random"), load_manifest("random"), games=8,
+                concurrency=8, per_decision=0.05)
+    assert len(logs) == 8
+    assert all(log.end is GameEnd.COMPLETED and not log.faults for log in logs), [
+        f for log in logs for f in log.faults
+    ]
+
+
 def test_no_request_ever_holds_a_card_its_seat_may_not_see(tmp_path):
     record = tmp_path / "requests.bin"
     bot = misbehaving_bot(tmp_path, "record", env={"RECORD_FILE": str(record)})

@@ -43,7 +43,7 @@ def test_json_export_round_trips(record):
 
 
 def test_verify_passes_a_true_record_and_names_a_tampered_card(record, tmp_path):
-    path, log = record
+    path, _ = record
     ok = arena("verify", str(path))
     assert ok.returncode == 0 and "1 record(s)" in ok.stdout
     msg = record_pb2.GameRecord.FromString(path.read_bytes())
@@ -67,7 +67,7 @@ def test_verify_names_a_tampered_score(record, tmp_path):
 
 
 def test_verify_names_a_changed_action(record, tmp_path):
-    path, log = record
+    path, _ = record
     msg = record_pb2.GameRecord.FromString(path.read_bytes())
     plays = [a for a in msg.hands[1].actions if a.action.kind == types_pb2.ACTION_KIND_PLAY]
     plays[-1].action.card.CopyFrom(plays[0].action.card)  # a card already played

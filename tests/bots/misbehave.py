@@ -12,7 +12,7 @@ what the SDK never would. Modes:
   wrong-phase   answers 'go alone' whatever is asked
   refuse        refuses the rules at the handshake
   flood         plays legally but writes 200 KB to stderr per decision
-  slow          sleeps 0.3 s per decision (inside a 1 s limit: never a fault)
+  slow          sleeps 0.3 s on each of its first 6 decisions (inside a 1 s limit)
   record        plays legally and appends every DecideRequest to $RECORD_FILE
   ignore-term   plays legally but ignores SIGTERM
 """
@@ -73,7 +73,7 @@ class Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
             action = types_pb2.Action(kind=types_pb2.ACTION_KIND_GO_ALONE)
         elif MODE == "flood":
             sys.stderr.write("x" * 200_000 + "\n")
-        elif MODE == "slow":
+        elif MODE == "slow" and self.decisions <= 6:
             time.sleep(0.3)
         return bot_pb2.DecideResponse(action=action)
 
