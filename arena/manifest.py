@@ -137,14 +137,24 @@ def manifest_from_dict(data: dict, path: Path, raw: bytes = b"") -> BotManifest:
     )
 
 
+_HASH_WHOLE = 4 << 20
+
+
 def _digest(raw: bytes, folder: Path | None) -> str:
+    """Content of small files, size and time of large ones (a bot may ship a big model:
+    hashing it whole on every start would cost more than it tells)."""
     h = hashlib.sha256(raw)
     if folder is not None:
         for p in sorted(folder.rglob("*")):
-            if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith(".log"):
-                try:
-                    h.update(str(p.relative_to(folder)).encode())
+            if not p.is_file() or "__pycache__" in p.parts or p.name.endswith(".log"):
+                continue
+            try:
+                st = p.stat()
+                h.update(str(p.relative_to(folder)).encode())
+                if st.st_size <= _HASH_WHOLE:
                     h.update(p.read_bytes())
-                except OSError:
-                    continue
+                else:
+                    h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
+            except OSError:
+                continue
     return h.hexdigest()[:16]
