@@ -1,0 +1,70 @@
+"""Bot manifests: what a person writes, and the errors they get when it is wrong."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from arena.errors import ConfigError
+from arena.manifest import load_manifest, sample_bot_names
+
+
+def write(tmp_path, text: str):
+    (tmp_path / "bot.toml").write_text(text)
+    return str(tmp_path)
+
+
+def test_sample_bots_by_name_folder_and_file():
+    assert {"random", "heuristic"} <= set(sample_bot_names())
+    m = load_manifest("random")
+    assert m.name == "random" and m.command[0] == sys.executable
+    assert load_manifest(str(m.source.parent)).digest == m.digest
+    assert load_manifest(str(m.source)).name == "random"
+
+
+def test_command_forms_and_substitutions(tmp_path):
+    m = load_manifest(write(tmp_path, 'name = "b"\ncommand = "{python} {here}/bot.py --fast"\n'
+                            'env = { LEVEL = "3" }\nversion = 2\n'))
+    assert m.command == (sys.executable, f"{tmp_path.resolve()}/bot.py", "--fast")
+    assert m.env == {"LEVEL": "3"} and m.version == "2" and m.cwd == tmp_path.resolve()
+    remote = load_manifest(write(tmp_path, 'name = "far"\naddress = "127.0.0.1:50051"\n'))
+    assert remote.command is None and remote.address == "127.0.0.1:50051"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('command = ["x"]\n', "'name' must be a non-empty string"),
+        ('name = "a b"\ncommand = ["x"]\n', "may not hold spaces"),
+        ('name = "b"\n', "exactly one of 'command'"),
+        ('name = "b"\ncommand = ["x"]\naddress = "h:1"\n', "exactly one of 'command'"),
+        ('name = "b"\ncommand = []\n', "'command' is empty"),
+        ('name = "b"\ncommand = [1]\n', "'command' must be a string or a list"),
+        ('name = "b"\ncommand = ["x"]\nenv = { A = 1 }\n', "'env' must be a table of strings"),
+        ('name = "b"\ncommand = ["x"]\ncwd = "nowhere"\n', "is not a folder"),
+        ('name = "b"\ncommand = ["x"]\ncolour = "red"\n', "unknown key(s) colour"),
+        ('name = "b"\ncommand = ["x"\n', "not valid TOML"),
+    ],
+)
+def test_bad_manifests_name_the_problem(tmp_path, text, message):
+    with pytest.raises(ConfigError) as info:
+        load_manifest(write(tmp_path, text))
+    assert message in str(info.value)
+    assert str(tmp_path) in str(info.value)
+
+
+def test_unknown_references_list_the_sample_bots(tmp_path):
+    with pytest.raises(ConfigError, match=r"sample bot .*random"):
+        load_manifest("no-such-bot")
+    with pytest.raises(ConfigError, match=r"holds no bot\.toml"):
+        load_manifest(str(tmp_path))
+
+
+def test_digest_changes_when_the_bot_changes(tmp_path):
+    ref = write(tmp_path, 'name = "b"\ncommand = ["{python}", "bot.py"]\n')
+    (tmp_path / "bot.py").write_text("print(1)\n")
+    before = load_manifest(ref).digest
+    assert load_manifest(ref).digest == before
+    (tmp_path / "bot.py").write_text("print(2)\n")
+    assert load_manifest(ref).digest != before
