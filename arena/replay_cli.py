@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.core.actions import ActionKind
-from arena.core.cards import JOKER, SUITS, card_label
+from arena.core.cards import JOKER, SUITS, card_label, card_suit
 from arena.core.errors import RuleSetError
 from arena.core.view import seat_view
 from arena.errors import ConfigError
@@ -157,22 +157,19 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
         header.add_row("view", f"only what {names[seat]} could see")
     console.print(header)
 
-    current = None
-    trick_rows: list = []
+    printer: _HandPrinter | None = None
     try:
         for point in replay(log):
             hl = point.hand_log
             if hand is not None and hl.hand_number != hand:
                 continue
-            if current is not hl.hand_number:
-                if current is not None:
-                    _end_hand(console, log, current, trick_rows, names)
-                current = hl.hand_number
-                trick_rows = []
-                _start_hand(console, point, names, seat)
-            _show_action(console, point, names, seat, trick_rows)
-        if current is not None:
-            _end_hand(console, log, current, trick_rows, names)
+            if printer is None or printer.hand_log is not hl:
+                if printer is not None:
+                    printer.end()
+                printer = _HandPrinter(console, point, names, seat)
+            printer.action(point)
+        if printer is not None:
+            printer.end()
     except Divergence as d:
         console.print(f"[bold red]the record diverges from the rules: {d}")
     if log.faults:
@@ -182,70 +179,73 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
                           f"{f.detail.splitlines()[0] if f.detail else ''}")
 
 
-def _start_hand(console: Console, point, names: list[str], seat: int | None) -> None:
-    game = point.game
-    h = game.hand
-    console.rule(f"hand {point.hand_log.hand_number} · dealer {names[h.dealer]} · "
-                 f"score {game.scores[0]}-{game.scores[1]}")
-    up = Text("upcard ") + card_text(h.upcard)
-    console.print(up)
-    if seat is None:
-        for s in range(4):
-            console.print(Text(f"  {names[s]:<28}") + cards_text(h.hands[s]))
-    else:
-        view = seat_view(game, seat)
-        shown = cards_text(view.hand) if view.hand else Text("(not looked at yet)", style="dim")
-        console.print(Text(f"  {names[seat]:<28}") + shown)
+class _HandPrinter:
+    """Prints one hand as the replay goes through it. Tricks are printed from the engine's
+    own finished tricks (with their winners) as they appear, never worked out here."""
 
+    def __init__(self, console: Console, point, names: list[str], seat: int | None) -> None:
+        self.console, self.names, self.seat = console, names, seat
+        self.hand_log = point.hand_log
+        game = point.game
+        self.hand = h = game.hand  # kept: the game moves on to the next hand at the end
+        self.printed = 0
+        console.rule(f"hand {self.hand_log.hand_number} · dealer {names[h.dealer]} · "
+                     f"score {game.scores[0]}-{game.scores[1]}")
+        console.print(Text("upcard ") + card_text(h.upcard))
+        if seat is None:
+            for s in range(4):
+                console.print(Text(f"  {names[s]:<28}") + cards_text(h.hands[s]))
+        else:
+            view = seat_view(game, seat)
+            shown = cards_text(view.hand) if view.hand else Text("(not looked at yet)", style="dim")
+            console.print(Text(f"  {names[seat]:<28}") + shown)
 
-def _show_action(console: Console, point, names, seat, trick_rows) -> None:
-    game, la = point.game, point.logged
-    h = game.hand
-    if la.action.kind is ActionKind.PLAY:
-        if not h.trick_plays:
-            trick_rows.append([len(h.tricks) + 1, []])
-        if seat is not None and la.seat == seat:
-            held = seat_view(game, seat).hand
-            console.print(Text(f"  {names[seat]} holds ", style="dim") + cards_text(held))
-        trick_rows[-1][1].append((la.seat, la.action.card))
-        if len(h.trick_plays) + 1 == 4 - sum(h.sitting_out):
-            plays = trick_rows[-1][1]
-            line = Text(f"  trick {trick_rows[-1][0]}: ")
-            for i, (s, c) in enumerate(plays):
+    def _flush_tricks(self) -> None:
+        for number, trick in enumerate(self.hand.tricks[self.printed:], start=self.printed + 1):
+            line = Text(f"  trick {number}: ")
+            for i, (s, c) in enumerate(trick.plays):
                 if i:
                     line.append("  ")
-                line.append(f"{names[s].split()[1]}:")
+                line.append(f"{s}:")
                 line.append_text(card_text(c))
-            winner = point.hand_log.trick_winners[len(h.tricks)]
-            line.append(f"  → {names[winner]}", style="green")
-            console.print(line)
-        return
-    hidden = la.action.kind is ActionKind.DISCARD and seat is not None and seat != la.seat
-    text = _action_text(names, la.seat, la.action, hidden)
-    if la.substituted:
-        text.append("  (played by the arena after a fault)", style="red")
-    console.print(Text("  ") + text)
-    if la.action.kind in (ActionKind.ORDER_UP, ActionKind.NAME_TRUMP):
-        suit = h.upcard >> 3 if la.action.kind is ActionKind.ORDER_UP else la.action.suit
-        console.print(f"  [bold]trump {SUITS[suit].symbol} {SUITS[suit].name.lower()}[/bold], "
-                      f"makers team {la.seat % 2}")
+            line.append(f"  → {self.names[trick.winner]}", style="green")
+            self.console.print(line)
+        self.printed = len(self.hand.tricks)
 
+    def action(self, point) -> None:
+        self._flush_tricks()
+        game, la, seat, names = point.game, point.logged, self.seat, self.names
+        kind = la.action.kind
+        if kind is ActionKind.PLAY:
+            if seat is not None and la.seat == seat:
+                held = seat_view(game, seat).hand
+                self.console.print(Text(f"  {names[seat]} holds ", style="dim") + cards_text(held))
+            return
+        hidden = kind is ActionKind.DISCARD and seat is not None and seat != la.seat
+        text = _action_text(names, la.seat, la.action, hidden)
+        if la.substituted:
+            text.append("  (played by the arena after a fault)", style="red")
+        self.console.print(Text("  ") + text)
+        if kind in (ActionKind.ORDER_UP, ActionKind.NAME_TRUMP):
+            suit = card_suit(self.hand.upcard) if kind is ActionKind.ORDER_UP else la.action.suit
+            self.console.print(f"  [bold]trump {suit.symbol} {suit.name.lower()}[/bold], "
+                               f"makers team {la.seat % 2}")
 
-def _end_hand(console: Console, log: GameLog, number: int, trick_rows, names) -> None:
-    hl = log.hands[number]
-    r = hl.result
-    if r is None:
-        console.print("[red]  the hand was not finished (the game was forfeited)")
-        return
-    if r.maker is None:
-        console.print("  [dim]everyone passed: thrown in[/dim]")
-    else:
-        alone = f", alone: {', '.join(names[s] for s in r.alone)}" if r.alone else ""
-        console.print(
-            f"  makers team {r.maker % 2} took {r.tricks_won[r.maker % 2]} tricks{alone}: "
-            f"[bold]{r.score.outcome.value}[/bold], {r.score.points} to team {r.score.team} "
-            f"→ {hl.scores_after[0]}-{hl.scores_after[1]}"
-        )
+    def end(self) -> None:
+        self._flush_tricks()
+        hl, names = self.hand_log, self.names
+        r = hl.result
+        if r is None:
+            self.console.print("[red]  the hand was not finished (the game was forfeited)")
+        elif r.maker is None:
+            self.console.print("  [dim]everyone passed: thrown in[/dim]")
+        else:
+            alone = f", alone: {', '.join(names[s] for s in r.alone)}" if r.alone else ""
+            self.console.print(
+                f"  makers team {r.maker % 2} took {r.tricks_won[r.maker % 2]} tricks{alone}: "
+                f"[bold]{r.score.outcome.value}[/bold], {r.score.points} to team {r.score.team} "
+                f"→ {hl.scores_after[0]}-{hl.scores_after[1]}"
+            )
 
 
 # --- commands ------------------------------------------------------------------------
