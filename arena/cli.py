@@ -160,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arena: interrupted; every bot process was stopped", file=sys.stderr)
         return 130
+    except BaseExceptionGroup as group:  # a Ctrl-C that landed inside a game's task
+        interrupts, others = group.split(KeyboardInterrupt)
+        if interrupts is None or others is not None:
+            raise
+        print("arena: interrupted; every bot process was stopped", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0

@@ -29,11 +29,12 @@ def bot_table(stats: Sequence[BotStats], title: str) -> Table:
 def bot_figures_table(stats: Sequence[BotStats], title: str) -> Table:
     """How each bot plays, as rates a reader can compare across bots: of its calls, how
     many it made, marched or was euchred on; of its lone calls, how many took all five;
-    its faults by kind and its decision times."""
-    t = Table(title=title)
+    its faults by kind and its decision times. Borderless, to fit 14 columns."""
+    t = Table(title=title, box=None, pad_edge=False, header_style="bold underline")
     for col in ("bot", "games", "win %", "calls", "make %", "march %", "euchred %",
                 "euchres", "alone", "alone %", "faults", "decisions", "mean ms", "worst ms"):
-        t.add_column(col, justify="left" if col in ("bot", "faults") else "right")
+        t.add_column(col, justify="left" if col in ("bot", "faults") else "right",
+                     no_wrap=col == "bot")
     for s in stats:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(s.fault_kinds.items()))
         t.add_row(

@@ -236,23 +236,28 @@ class GameRun:
         return self.log
 
     async def _acquire(self) -> None:
+        # Every seat is named from the start, so a game forfeited while starting its bots
+        # still has a whole record (and counts in everyone's figures).
+        seats = [
+            SeatBot(st.seat, st.manifest.name,
+                    "house" if isinstance(st.manifest, HouseSeat) else st.manifest.version)
+            for st in self.seats
+        ]
+        self.log.seats = tuple(seats)
         counts: dict[str, int] = {}
-        seat_bots = []
         for st in self.seats:
             m = st.manifest
             if isinstance(m, HouseSeat):
-                seat_bots.append(SeatBot(st.seat, m.name, "house"))
                 continue
             index = counts.get(m.name, 0)
             counts[m.name] = index + 1
             try:
                 st.instance = await self.worker.instance(m, index)
-                seat_bots.append(SeatBot(st.seat, m.name, st.instance.identity.version))
             except BotFault as e:
-                seat_bots.append(SeatBot(st.seat, m.name, m.version))
-                self.log.seats = tuple(seat_bots)
                 self._fault(st, e)
-        self.log.seats = tuple(seat_bots)
+                continue
+            seats[st.seat] = SeatBot(st.seat, m.name, st.instance.identity.version)
+            self.log.seats = tuple(seats)
 
     async def _start_game(self) -> None:
         names = [m.name for m in self.spec.seat_bots]

@@ -1,0 +1,174 @@
+"""Ladder throughput and memory: the sample bots in a round robin, with real processes.
+
+    python bench/ladder.py [--games 5000] [--concurrency N] [--keep DIR]
+
+Plays random, heuristic and a second heuristic in a duplicate round robin of about
+--games games at concurrency = the number of cores (unless told otherwise), exactly as
+`ladder run` does, into a database in a temporary folder, and prints:
+
+- games/s, overall and between the two memory checkpoints (steady state);
+- CPU use: CPU seconds of the arena process and of the bot processes, as a share of
+  wall time x cores, so "is the machine used fully?" has a number;
+- the time the arena's single trio thread spends storing each game (encode the record,
+  count the figures, commit with fsync), and that share of the run;
+- the arena's resident memory after 1/5 of the games and after all of them (1,000 and
+  5,000 with the default), and their ratio: a ladder left running overnight must not
+  grow. The target is a ratio within 1.10.
+
+The machine may be shared and noisy, so compare the ratios printed within one run rather
+than absolute figures across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script from a checkout: make the packages importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ladder.config import default_concurrency, parse_ladder
+from ladder.play import run_ladder
+from ladder.store import Store
+
+BOTS = ["random", "heuristic", "heuristic-copy"]
+LADDER = """\
+name = "bench"
+bots = ["random", "heuristic", {{ name = "heuristic-copy", bot = "heuristic" }}]
+games_per_pairing = {games}
+concurrency = {concurrency}
+seed = 2024
+"""
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")  # pragma: no cover - not Linux
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's children: live ones from /proc, reaped ones from
+    getrusage (bots are children of the arena; a restarted bot is reaped)."""
+    me = os.getpid()
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me:  # ppid
+            total += (int(fields[11]) + int(fields[12])) / _TICKS  # utime + stime
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return total + usage.ru_utime + usage.ru_stime
+
+
+def self_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class Probe:
+    def __init__(self, checkpoints: list[int]) -> None:
+        self.checkpoints = checkpoints
+        self.samples: dict[int, tuple[float, float, float, float]] = {}
+        self.start = (time.monotonic(), self_cpu(), children_cpu())
+        self.store_seconds = 0.0
+        self.done = 0
+
+    def on_game(self, row, log) -> None:
+        self.done += 1
+        if self.done in self.checkpoints:
+            self.samples[self.done] = (time.monotonic(), self_cpu(), children_cpu(), rss_mb())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=5000,
+                        help="games in all (default 5000; memory is sampled after 1/5 of them "
+                        "and at the end)")
+    parser.add_argument("--concurrency", type=int, default=default_concurrency(),
+                        help="games at once (default: the number of cores)")
+    parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                        help="write the database there and keep it")
+    args = parser.parse_args(argv)
+
+    per_pairing = max(2, 2 * math.ceil(args.games / len(BOTS) / 2))
+    total = per_pairing * len(BOTS)
+    early = max(1, total // 5)
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="ladder-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "bench.toml"
+    path.write_text(LADDER.format(games=per_pairing, concurrency=args.concurrency))
+    cfg = parse_ladder(path.read_text(), path)
+    cores = default_concurrency()
+    print(f"ladder bench: {total} games ({per_pairing} per pairing of {', '.join(BOTS)}), "
+          f"concurrency {cfg.concurrency}, {cores} cores; database {cfg.database}",
+          flush=True)
+
+    probe = Probe([early, total])
+    original = Store.record_game
+
+    def timed_record(self, *a, **kw):
+        t0 = time.perf_counter()
+        try:
+            return original(self, *a, **kw)
+        finally:
+            probe.store_seconds += time.perf_counter() - t0
+
+    Store.record_game = timed_record  # type: ignore[method-assign]
+    try:
+        summary = run_ladder(cfg, fresh=True, on_game=probe.on_game)
+    finally:
+        Store.record_game = original  # type: ignore[method-assign]
+    end = (time.monotonic(), self_cpu(), children_cpu(), rss_mb())
+    if not summary.complete:
+        print(f"stopped early: {summary.played} games", file=sys.stderr)
+        return 1
+
+    t0, arena0, bots0 = probe.start
+    wall = end[0] - t0
+    arena_cpu, bots_cpu = end[1] - arena0, end[2] - bots0
+    print(f"games/s:      {summary.played / wall:.2f} overall ({summary.played} games in "
+          f"{wall:.1f} s), {summary.faults} faults")
+    if early in probe.samples and total in probe.samples and total > early:
+        (ta, _, _, rss_a), (tb, _, _, rss_b) = probe.samples[early], probe.samples[total]
+        print(f"              {(total - early) / (tb - ta):.2f} between game {early} and "
+              f"game {total}")
+    capacity = wall * cores
+    print(f"CPU use:      {100 * (arena_cpu + bots_cpu) / capacity:.0f}% of {cores} cores "
+          f"(arena process {100 * arena_cpu / capacity:.0f}%, bots "
+          f"{100 * bots_cpu / capacity:.0f}%); the arena process used "
+          f"{100 * arena_cpu / wall:.0f}% of one core")
+    print(f"store:        {1000 * probe.store_seconds / summary.played:.2f} ms per game "
+          f"(record, figures, commit with fsync): {100 * probe.store_seconds / wall:.1f}% "
+          "of the run's wall time, in the arena's thread")
+    if early in probe.samples and total in probe.samples:
+        rss_a, rss_b = probe.samples[early][3], probe.samples[total][3]
+        verdict = "flat" if rss_b / rss_a <= 1.10 else "GROWING"
+        print(f"memory (RSS): {rss_a:.1f} MB after {early} games, {rss_b:.1f} MB after "
+              f"{total}: ratio {rss_b / rss_a:.3f} ({verdict}; target within 1.10)")
+    db_mb = cfg.database.stat().st_size / 2**20
+    print(f"database:     {db_mb:.1f} MB, {1024 * db_mb / summary.played:.1f} KB per game")
+    if args.keep is None:
+        for p in sorted(folder.rglob("*"), reverse=True):
+            p.rmdir() if p.is_dir() else p.unlink()
+        folder.rmdir()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,364 @@
+"""The `ladder` command: run a ladder (resuming if it was interrupted), and read its results.
+
+A mistake a person can fix (a bad ladder file, an unknown preset, a database played under
+other settings, a bot changed since its games) is one line on stderr and exit status 2.
+Ctrl-C or SIGTERM stop the run: every finished game stays stored, every bot process is
+stopped, and the status is 130 (143 for SIGTERM); run the same command again to go on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from pathlib import Path
+
+from arena.core.errors import RuleSetError
+from arena.errors import ConfigError
+
+DEMO_LADDER = Path(__file__).resolve().parent.parent / "ladders" / "demo.toml"
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _add_by(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--by", choices=["games", "pairs"], default="games",
+                   help="fit ratings over single games (default) or over duplicate pairs "
+                   "(each deal's two seat-swapped games as one result: wider, more cautious "
+                   "intervals)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ladder",
+        description="Euchre Arena ladders: round robins or gauntlets of many games with "
+        "duplicate deals, stored in SQLite, rated with Elo and maximum-likelihood ratings "
+        "with confidence intervals. A run that is stopped or killed resumes where it was.",
+        epilog="LADDER is a ladder file (.toml) or its database (.sqlite). Start with "
+        "'ladder demo'; see ladders/demo.toml for the file format. "
+        "Run 'ladder COMMAND --help' for each command's options.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    r = sub.add_parser(
+        "run", help="play a ladder's games (resumes an interrupted one)",
+        description="Play every pairing of the ladder file. Games already in its database are "
+        "kept; the rest are played, each stored the moment it finishes. Stop it any way you "
+        "like (Ctrl-C, kill, a power cut) and run the same command to go on: no finished game "
+        "is lost and none is played twice.",
+    )
+    r.add_argument("ladder", metavar="LADDER.toml")
+    r.add_argument("--fresh", action="store_true",
+                   help="delete the ladder's database first and start over")
+    r.add_argument("--new-version", action="store_true",
+                   help="rate bots that changed since their games were played as new versions "
+                   "(name@v2) instead of refusing to go on")
+    r.add_argument("--games", type=_positive_int, default=None, metavar="N",
+                   help="games per pairing (overrides the file; more extends a ladder)")
+    r.add_argument("--concurrency", type=_positive_int, default=None, metavar="N",
+                   help="games at once (overrides the file; default: the number of cores)")
+    r.add_argument("--db", type=Path, default=None, metavar="PATH",
+                   help="database to use (overrides the file)")
+    r.add_argument("--quiet", action="store_true", help="no live view; only the final table")
+    _add_by(r)
+
+    d = sub.add_parser(
+        "demo", help="a short ladder of the sample bots (about a minute)",
+        description="Run ladders/demo.toml (the sample bots, about a minute on two cores) "
+        "into a fresh database under runs/demo, then print the standings.",
+    )
+    d.add_argument("--games", type=_positive_int, default=None, metavar="N",
+                   help="games per pairing (default: as in the file; even)")
+    d.add_argument("--concurrency", type=_positive_int, default=None, metavar="N",
+                   help="games at once (default: the number of cores)")
+    d.add_argument("--out", type=Path, default=Path("runs") / "demo", metavar="DIR",
+                   help="folder for the database and bot logs (default runs/demo)")
+    d.add_argument("--quiet", action="store_true", help="no live view; only the final table")
+
+    s = sub.add_parser("standings", help="ratings with confidence intervals",
+                       description="Standings of a ladder: games, win %, Elo (game by game "
+                       "in schedule order), maximum-likelihood rating with its 95% "
+                       "interval, and the likelihood that each bot is stronger than the "
+                       "next. Works while the ladder runs.")
+    s.add_argument("ladder", metavar="LADDER")
+    s.add_argument("--json", action="store_true",
+                   help="print JSON (ratings, intervals, LOS matrix, crosstable)")
+    _add_by(s)
+
+    g = sub.add_parser("games", help="list stored games",
+                       description="Stored games in schedule order, with seats, score and "
+                       "faults. Replay one with 'arena replay DATABASE GAME_ID'.")
+    g.add_argument("ladder", metavar="LADDER")
+    g.add_argument("--bot", default=None, metavar="NAME",
+                   help="only games of this bot (a name covers all its versions)")
+    g.add_argument("--faults", action="store_true", help="only games with faults")
+    g.add_argument("--limit", type=_positive_int, default=None, metavar="N",
+                   help="at most N games")
+    g.add_argument("--json", action="store_true", help="print JSON lines")
+
+    rp = sub.add_parser("report", help="standings, crosstable, LOS and per-bot figures",
+                        description="Everything about a ladder: standings, likelihood of "
+                        "superiority, the crosstable, and per bot: make %, euchred %, "
+                        "march %, alone success, faults and decision times.")
+    rp.add_argument("ladder", metavar="LADDER")
+    _add_by(rp)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return _dispatch(parser, args)
+    except BaseExceptionGroup as group:
+        # What escapes from the games (a Ctrl-C landing inside a game, a database that
+        # cannot be written) arrives wrapped in trio's exception groups.
+        database_errors, rest = group.split(sqlite3.Error)
+        _, rest = rest.split(KeyboardInterrupt) if rest else (None, None)
+        if rest is not None:
+            raise
+        if database_errors is not None:
+            first = _leaves(database_errors)[0]
+            print(f"ladder: database error: {first}; every game committed before it is "
+                  "stored", file=sys.stderr)
+            return 1
+        _say_interrupted()
+        return EXIT_INTERRUPTED
+
+
+def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
+    out: list[BaseException] = []
+    for e in group.exceptions:
+        out += _leaves(e) if isinstance(e, BaseExceptionGroup) else [e]
+    return out
+
+
+def _say_interrupted() -> None:
+    print("ladder: interrupted; every finished game is stored and every bot process "
+          "stopped. Run the same command again to go on.", file=sys.stderr)
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    try:
+        if args.command == "run":
+            return cmd_run(args)
+        if args.command == "demo":
+            return cmd_demo(args)
+        if args.command == "standings":
+            return cmd_standings(args)
+        if args.command == "games":
+            return cmd_games(args)
+        if args.command == "report":
+            return cmd_report(args)
+    except (ConfigError, RuleSetError) as e:
+        print(f"ladder: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _say_interrupted()
+        return EXIT_INTERRUPTED
+    except sqlite3.Error as e:
+        print(f"ladder: database error: {e}", file=sys.stderr)
+        return 1
+    parser.error(f"unknown command {args.command}")
+    return EXIT_USAGE  # pragma: no cover
+
+
+# --- running ---------------------------------------------------------------------------
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from ladder.config import load_ladder
+
+    cfg = load_ladder(args.ladder).with_overrides(
+        games_per_pairing=args.games, concurrency=args.concurrency, database=args.db,
+    )
+    return _run(cfg, fresh=args.fresh, new_versions=args.new_version, quiet=args.quiet,
+                by=args.by)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from ladder.config import load_ladder
+
+    if not DEMO_LADDER.is_file():
+        raise ConfigError(f"{DEMO_LADDER}: the demo ladder file is missing (it ships with "
+                          "the source; install with 'pip install -e .' from a clone)")
+    cfg = load_ladder(DEMO_LADDER).with_overrides(
+        games_per_pairing=args.games, concurrency=args.concurrency,
+        database=args.out / "demo.sqlite",
+    )
+    return _run(cfg, fresh=True, new_versions=False, quiet=args.quiet, by="games")
+
+
+def _run(cfg, *, fresh: bool, new_versions: bool, quiet: bool, by: str) -> int:
+    from ladder.live import LiveView
+    from ladder.play import run_ladder
+    from ladder.standings import compute_standings
+    from ladder.store import Store
+    from ladder.tables import standings_table
+
+    observer = None if quiet else LiveView(by=by)
+    summary = run_ladder(cfg, fresh=fresh, new_versions=new_versions, observer=observer)
+    with Store.open(cfg.database) as store:
+        st = compute_standings(store.games(), by=by, bots=list(summary.labels.values()))
+    console = _console()
+    console.print(standings_table(st, title=f"{cfg.name}: standings"))
+    rate = summary.played / summary.elapsed if summary.elapsed > 0 else 0.0
+    state = "complete" if summary.complete else f"interrupted ({summary.stopped_by})"
+    console.print(
+        f"{summary.played} games played in {summary.elapsed:.1f} s ({rate:.1f} games/s), "
+        f"{summary.faults} faults; {summary.already + summary.played} of {summary.planned} "
+        f"planned games stored: {state}. Database: {cfg.database}"
+    )
+    if summary.stopped_by == "SIGTERM":
+        return EXIT_TERMINATED
+    if not summary.complete:
+        _say_interrupted()
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def _console():
+    from rich.console import Console
+
+    c = Console()
+    return c if c.is_terminal else Console(width=max(c.width, 140))
+
+
+def _database(ref: str) -> Path:
+    from ladder.config import database_of
+    from ladder.store import is_database
+
+    p = Path(ref).expanduser()
+    if p.suffix == ".toml":
+        return database_of(p)
+    if not p.exists():
+        raise ConfigError(f"{p}: no such ladder file or database")
+    if not is_database(p):
+        # A ladder file without the .toml suffix.
+        return database_of(p)
+    return p
+
+
+def _open(ref: str):
+    from ladder.store import Store
+
+    return Store.open(_database(ref))
+
+
+def _check_by(store, by: str) -> None:
+    settings = store.settings() or {}
+    if by == "pairs" and not settings.get("duplicate", True):
+        raise ConfigError(f"{store.path}: this ladder is not played in duplicate pairs; "
+                          "use --by games")
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    from ladder.standings import compute_standings
+    from ladder.tables import standings_table
+
+    with _open(args.ladder) as store:
+        _check_by(store, args.by)
+        st = compute_standings(store.games(), by=args.by)
+        name = store.ladder_name() or store.path.stem
+        if args.json:
+            out = {"ladder": name, "database": str(store.path), **st.to_json()}
+            print(json.dumps(out, indent=2))
+        else:
+            _console().print(standings_table(st, title=f"{name}: standings"))
+    return EXIT_OK
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from ladder.tables import games_table
+
+    with _open(args.ladder) as store:
+        if args.bot is not None and not any(
+            b.name == args.bot or b.label == args.bot for b in store.bots()
+        ):
+            known = ", ".join(b.label for b in store.bots())
+            raise ConfigError(f"no bot {args.bot!r} in {store.path} (bots: {known})")
+        rows = store.games(bot=args.bot, faults_only=args.faults, limit=args.limit)
+        if args.json:
+            for r in rows:
+                print(json.dumps(asdict(r)))
+            return EXIT_OK
+        what = "games" + (f" of {args.bot}" if args.bot else "") + \
+            (" with faults" if args.faults else "")
+        _console().print(games_table(rows, title=f"{len(rows)} {what}"))
+        if args.faults and rows:
+            _print_faults(store, rows)
+    return EXIT_OK
+
+
+def _print_faults(store, rows) -> None:
+    console = _console()
+    for r in rows[:20]:
+        log = store.record(r.game_id)
+        for f in log.faults:
+            first = f.detail.splitlines()[0] if f.detail else ""
+            console.print(f"  {r.game_id} seat {f.seat} ({r.seats[f.seat]}): "
+                          f"{f.kind.value}: {first}", markup=False)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from arena.report import bot_figures_table
+    from ladder.standings import compute_standings
+    from ladder.tables import crosstable, history_table, los_table, standings_table
+
+    with _open(args.ladder) as store:
+        _check_by(store, args.by)
+        rows = store.games()
+        st = compute_standings(rows, by=args.by)
+        stats = store.bot_stats()
+        name = store.ladder_name() or store.path.stem
+        console = _console()
+        console.print(standings_table(st, title=f"{name}: standings"))
+        if st.fit is not None and len(st.fit.ratings) > 1:
+            console.print(los_table(st))
+        console.print(crosstable(st))
+        order = [ln.name for ln in st.lines if ln.name in stats]
+        console.print(bot_figures_table([stats[n] for n in order], "per bot"))
+        history = store.rating_history()
+        if history:
+            console.print(history_table(history, [ln.name for ln in st.lines]))
+        faulted = [r for r in rows if r.faults]
+        if faulted:
+            console.print(f"[red]{len(faulted)} game(s) with faults[/red]; "
+                          f"'ladder games {args.ladder} --faults' lists them")
+        for run_id, started, finished, status, planned, to_play, played, conc in store.runs():
+            start = datetime.fromtimestamp(started / 1000).strftime("%Y-%m-%d %H:%M:%S")
+            span = f", {(finished - started) / 1000:.0f} s" if finished else ""
+            count = played
+            if status == "running":
+                status, count = "running (or killed: the next run will tell)", "?"
+            console.print(f"run {run_id}: {start}{span}, concurrency {conc}, played "
+                          f"{count} of {to_play} to play ({planned} planned): {status}")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

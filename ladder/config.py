@@ -1,0 +1,554 @@
+"""Ladder files (TOML): what a person writes to run a ladder overnight.
+
+    name = "club"                        # default: the file's name
+    bots = [                             # two or more
+        "random",                        # a sample bot, a bot.toml, or a folder holding one
+        "bots/mine/bot.toml",            # relative to this file
+        { name = "mine-b", bot = "bots/mine" },            # the same bot again, named apart
+        { name = "remote", address = "10.0.0.5:50051" },   # a bot already running elsewhere
+    ]
+    format = "round-robin"               # or "gauntlet", with challenger = "mine"
+    games_per_pairing = 200              # even when duplicate is on
+    duplicate = true                     # each deal twice, teams swapped (default true)
+    concurrency = 8                      # games at once (default: the number of cores)
+    seed = 1                             # fixes every deal of the ladder
+    database = "club.sqlite"             # relative to this file (default: beside it)
+    on_fault = "forfeit"                 # or "substitute"
+    transport = "unix"                   # or "tcp"
+
+    [rules]                              # or rules = "british"
+    preset = "standard"
+    target = 10                          # any single rule option
+
+    [time_control]                       # seconds
+    per_decision = 2.0
+    bank = 60.0
+    allowance = 0.25
+
+Every mistake is reported as one line, "FILE:LINE: KEY: what is wrong", so a person can fix
+a ladder before leaving it to run for the night rather than find out in the morning.
+tomllib gives the line of syntax errors; for a value that parses but makes no sense the
+key's line is found by scanning the text (`_KeyLines`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from arena.core.errors import RuleSetError
+from arena.core.game import MAX_SEED
+from arena.core.rules import OPTION_NAMES, PRESETS, RuleSet, preset
+from arena.errors import ConfigError
+from arena.manifest import BotManifest, load_manifest
+from arena.runner import FaultPolicy
+from arena.wire.transport import TimeControl
+
+ROUND_ROBIN = "round-robin"
+GAUNTLET = "gauntlet"
+FORMATS = (ROUND_ROBIN, GAUNTLET)
+TRANSPORTS = ("unix", "tcp")
+
+KEYS = (
+    "name", "bots", "format", "challenger", "games_per_pairing", "duplicate", "concurrency",
+    "seed", "database", "logs", "rules", "time_control", "on_fault", "transport",
+)
+_TIME_KEYS = ("per_decision", "bank", "allowance")
+_BOT_KEYS = ("name", "bot", "address")
+
+# Names become parts of game ids ("a~b~00012") and versions are shown as "name@v2", so those
+# two characters are kept out of ladder names; slashes and spaces are refused by manifests.
+_NAME_RE = re.compile(r"^[^\s/\\~@]+$")
+_TOML_LINE_RE = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def default_concurrency() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class LadderBot:
+    name: str
+    """The ladder's name for the bot: what standings show and game records hold."""
+    manifest: BotManifest
+    """Its manifest, already renamed to `name`."""
+
+
+@dataclass(frozen=True)
+class LadderConfig:
+    name: str
+    bots: tuple[LadderBot, ...]
+    format: str
+    challenger: str | None
+    games_per_pairing: int
+    duplicate: bool
+    concurrency: int
+    seed: int
+    database: Path
+    logs: Path
+    rules: RuleSet
+    time_control: TimeControl
+    fault_policy: FaultPolicy
+    transport: str
+    source: Path | None = None
+
+    @property
+    def bot_names(self) -> tuple[str, ...]:
+        return tuple(b.name for b in self.bots)
+
+    def settings(self) -> dict[str, Any]:
+        """What decides how each game is played. Every game in one database must have been
+        played under the same settings, or its ratings would mix different contests; the
+        store compares these on resume. The preset's name is left out: two presets with the
+        same options play the same games."""
+        rules = self.rules.to_options()
+        rules.pop("name", None)
+        tc = self.time_control
+        return {
+            "seed": self.seed,
+            "duplicate": self.duplicate,
+            "rules": rules,
+            "time_control": {
+                "per_decision": tc.per_decision, "bank": tc.bank, "allowance": tc.allowance,
+            },
+            "on_fault": self.fault_policy.value,
+        }
+
+    def with_overrides(
+        self,
+        *,
+        games_per_pairing: int | None = None,
+        concurrency: int | None = None,
+        database: Path | None = None,
+    ) -> LadderConfig:
+        """Command-line overrides, checked as strictly as the file's own values."""
+        cfg = self
+        if games_per_pairing is not None:
+            if cfg.duplicate and games_per_pairing % 2:
+                raise ConfigError(
+                    f"--games {games_per_pairing}: duplicate mode plays each deal twice, so "
+                    "games per pairing must be even"
+                )
+            cfg = replace(cfg, games_per_pairing=games_per_pairing)
+        if concurrency is not None:
+            cfg = replace(cfg, concurrency=concurrency)
+        if database is not None:
+            cfg = replace(cfg, database=database, logs=default_logs(database))
+        return cfg
+
+
+def default_logs(database: Path) -> Path:
+    return database.with_name(f"{database.stem}-logs")
+
+
+class _KeyLines:
+    """Finds the line of a key in TOML text, for error messages.
+
+    Not a TOML parser: it follows [table] and [[array]] headers, dotted keys and inline
+    tables well enough for the ladder format, and when it cannot place a nested key it
+    falls back to the line of the enclosing key, which is always found when the key was
+    written at all.
+    """
+
+    _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.table: list[tuple[str, ...]] = []  # the table each line belongs to
+        self.array_headers: dict[str, list[int]] = {}
+        current: tuple[str, ...] = ()
+        for number, line in enumerate(self.lines, start=1):
+            m = self._HEADER.match(line)
+            if m:
+                current = tuple(p.strip().strip("\"'") for p in m.group(2).split("."))
+                if m.group(1) == "[[":
+                    self.array_headers.setdefault(".".join(current), []).append(number)
+            self.table.append(current)
+
+    def _key_line(self, table: tuple[str, ...], key: str, start: int = 0) -> int | None:
+        pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=")
+        for i in range(start, len(self.lines)):
+            if self.table[i] == table and pattern.match(self.lines[i]):
+                return i + 1
+        return None
+
+    def find(self, path: Sequence[str | int]) -> int | None:
+        keys = [p for p in path if isinstance(p, str)]
+        if not keys:
+            return None
+        top = keys[0]
+        if len(path) >= 2 and isinstance(path[1], int):
+            return self._find_item(top, path[1], path[2:])
+        line = self._key_line((), top) or self._header_line((top,))
+        if len(keys) == 1:
+            return line
+        sub = keys[1]
+        nested = (
+            self._key_line((top,), sub)
+            or self._key_line((), f"{top}.{sub}")
+            or self._inline_key(line, sub)
+        )
+        return nested or line
+
+    def _header_line(self, table: tuple[str, ...]) -> int | None:
+        for i, t in enumerate(self.table):
+            if t == table and self._HEADER.match(self.lines[i]):
+                return i + 1
+        return None
+
+    def _inline_key(self, line: int | None, key: str) -> int | None:
+        """A key inside an inline table that starts on `line` (possibly spanning lines)."""
+        if line is None:
+            return None
+        pattern = re.compile(rf"[{{,]\s*[\"']?{re.escape(key)}[\"']?\s*=")
+        depth = 0
+        for i in range(line - 1, len(self.lines)):
+            text = self.lines[i].split("#", 1)[0]
+            if pattern.search(text):
+                return i + 1
+            depth += text.count("{") - text.count("}")
+            if depth <= 0:
+                return None
+        return None
+
+    def _find_item(self, top: str, index: int, rest: Sequence[str | int]) -> int | None:
+        headers = self.array_headers.get(top)
+        if headers:  # [[bots]] tables
+            if index >= len(headers):
+                return headers[-1]
+            start = headers[index]
+            if rest and isinstance(rest[0], str):
+                found = self._key_line((top,), rest[0], start - 1)
+                end = headers[index + 1] if index + 1 < len(headers) else len(self.lines) + 1
+                if found is not None and found < end:
+                    return found
+            return start
+        line = self._key_line((), top)
+        if line is None:
+            return None
+        starts = self._array_item_lines(line)
+        return starts[index] if index < len(starts) else line
+
+    def _array_item_lines(self, line: int) -> list[int]:
+        """The line on which each top-level item of the inline array at `line` starts."""
+        starts: list[int] = []
+        depth = 0
+        in_string: str | None = None
+        expecting = False  # the next non-blank character at depth 1 starts an item
+        for i in range(line - 1, len(self.lines)):
+            text = self.lines[i]
+            pos = text.index("=") + 1 if i == line - 1 else 0
+            while pos < len(text):
+                ch = text[pos]
+                if in_string:
+                    if ch == "\\" and in_string == '"':
+                        pos += 1
+                    elif ch == in_string:
+                        in_string = None
+                elif ch == "#":
+                    break
+                else:
+                    if depth == 1 and expecting and not ch.isspace() and ch not in ",]":
+                        starts.append(i + 1)
+                        expecting = False
+                    if ch in "\"'":
+                        in_string = ch
+                    elif ch in "[{":
+                        depth += 1
+                        expecting = depth == 1
+                    elif ch in "]}":
+                        depth -= 1
+                        if depth == 0:
+                            return starts
+                    elif ch == "," and depth == 1:
+                        expecting = True
+                pos += 1
+        return starts
+
+
+class _Reader:
+    """Checks values one key at a time and raises ConfigError "FILE:LINE: KEY: problem"."""
+
+    def __init__(self, where: str, text: str) -> None:
+        self.where = where
+        self.lines = _KeyLines(text)
+
+    def error(self, path: Sequence[str | int], problem: str) -> ConfigError:
+        line = self.lines.find(path)
+        key = _key_name(path)
+        prefix = f"{self.where}:{line}" if line else self.where
+        return ConfigError(f"{prefix}: {key}: {problem}" if key else f"{prefix}: {problem}")
+
+
+def _key_name(path: Sequence[str | int]) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
+    return out
+
+
+def _unknown(keys: Sequence[str], known: Sequence[str]) -> str:
+    key = keys[0]
+    close = difflib.get_close_matches(key, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(known)})"
+    return f"unknown key{hint}"
+
+
+def load_ladder(path: str | Path) -> LadderConfig:
+    p = Path(path).expanduser()
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: no such ladder file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{p}: cannot read: {e}") from None
+    return parse_ladder(text, p)
+
+
+def parse_ladder(text: str, path: Path) -> LadderConfig:
+    where = str(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = _TOML_LINE_RE.search(str(e))
+        prefix = f"{where}:{m.group(1)}" if m else where
+        raise ConfigError(f"{prefix}: not valid TOML: {e}") from None
+    r = _Reader(where, text)
+    base = path.resolve().parent
+
+    for key in data:
+        if key not in KEYS:
+            raise r.error((key,), _unknown([key], KEYS))
+
+    name = data.get("name", path.stem)
+    if not isinstance(name, str) or not name.strip():
+        raise r.error(("name",), "must be a non-empty string")
+
+    bots = _read_bots(r, data, base)
+    names = [b.name for b in bots]
+
+    fmt = data.get("format", ROUND_ROBIN)
+    if fmt not in FORMATS:
+        raise r.error(("format",), f"{fmt!r}: expected one of {', '.join(map(repr, FORMATS))}")
+    challenger = data.get("challenger")
+    if fmt == GAUNTLET:
+        if challenger is None:
+            raise r.error(("format",), "a gauntlet needs challenger = \"NAME\": the bot "
+                          "that plays against the field")
+        if challenger not in names:
+            raise r.error(("challenger",), f"{challenger!r} is not one of the bots "
+                          f"({', '.join(names)})")
+    elif challenger is not None:
+        raise r.error(("challenger",), "only a gauntlet has a challenger; set "
+                      "format = \"gauntlet\" or remove it")
+
+    duplicate = data.get("duplicate", True)
+    if not isinstance(duplicate, bool):
+        raise r.error(("duplicate",), "expected true or false")
+
+    games = data.get("games_per_pairing")
+    if games is None:
+        raise r.error(("games_per_pairing",), "missing: how many games each pairing plays, "
+                      "e.g. games_per_pairing = 100")
+    if not _is_int(games) or games < 1:
+        raise r.error(("games_per_pairing",), f"{games!r}: expected a whole number of at "
+                      "least 1")
+    if duplicate and games % 2:
+        raise r.error(("games_per_pairing",), f"{games}: duplicate mode plays each deal "
+                      "twice (teams swapped), so it must be even")
+
+    concurrency = data.get("concurrency", default_concurrency())
+    if not _is_int(concurrency) or concurrency < 1:
+        raise r.error(("concurrency",), f"{concurrency!r}: expected a whole number of at "
+                      "least 1 (games at once)")
+
+    seed = data.get("seed", 1)
+    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise r.error(("seed",), f"{seed!r}: expected a whole number from 0 to 2**63-1")
+
+    database = _read_path(r, data, "database", base, f"{path.stem}.sqlite")
+    logs = _read_path(r, data, "logs", base, None) or default_logs(database)
+
+    rules = _read_rules(r, data.get("rules", {}))
+    time_control = _read_time_control(r, data.get("time_control", {}))
+
+    on_fault = data.get("on_fault", FaultPolicy.FORFEIT.value)
+    policies = [f.value for f in FaultPolicy]
+    if on_fault not in policies:
+        raise r.error(("on_fault",), f"{on_fault!r}: expected one of "
+                      f"{', '.join(map(repr, policies))}")
+    transport = data.get("transport", "unix")
+    if transport not in TRANSPORTS:
+        raise r.error(("transport",), f"{transport!r}: expected one of "
+                      f"{', '.join(map(repr, TRANSPORTS))}")
+
+    return LadderConfig(
+        name=name.strip(),
+        bots=tuple(bots),
+        format=fmt,
+        challenger=challenger,
+        games_per_pairing=games,
+        duplicate=duplicate,
+        concurrency=concurrency,
+        seed=seed,
+        database=database,
+        logs=logs,
+        rules=rules,
+        time_control=time_control,
+        fault_policy=FaultPolicy(on_fault),
+        transport=transport,
+        source=path,
+    )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_path(r: _Reader, data: dict, key: str, base: Path, default: str | None) -> Any:
+    value = data.get(key, default)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise r.error((key,), "expected a path (a non-empty string)")
+    p = Path(value).expanduser()
+    return p if p.is_absolute() else base / p
+
+
+def _read_bots(r: _Reader, data: dict, base: Path) -> list[LadderBot]:
+    entries = data.get("bots")
+    if entries is None:
+        raise r.error((), "bots: missing: list the bots to rate, e.g. "
+                      'bots = ["random", "heuristic"]')
+    if not isinstance(entries, list):
+        raise r.error(("bots",), "expected a list, e.g. bots = [\"random\", \"heuristic\"]")
+    if len(entries) < 2:
+        raise r.error(("bots",), "a ladder needs at least two bots")
+    bots: list[LadderBot] = []
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(entries):
+        if isinstance(entry, str):
+            alias, ref, address = None, entry, None
+        elif isinstance(entry, dict):
+            for key in entry:
+                if key not in _BOT_KEYS:
+                    raise r.error(("bots", i, key), _unknown([key], _BOT_KEYS))
+            alias, ref, address = entry.get("name"), entry.get("bot"), entry.get("address")
+            if (ref is None) == (address is None):
+                raise r.error(("bots", i), "give exactly one of bot = \"MANIFEST\" or "
+                              "address = \"HOST:PORT\"")
+            if alias is not None and (not isinstance(alias, str) or not alias):
+                raise r.error(("bots", i, "name"), "expected a non-empty string")
+            if address is not None and alias is None:
+                raise r.error(("bots", i), "a bot given by address needs a name, e.g. "
+                              '{ name = "remote", address = "10.0.0.5:50051" }')
+        else:
+            raise r.error(("bots", i), "expected a bot (a string) or a table such as "
+                          '{ name = "mine-b", bot = "bots/mine" }')
+        if address is not None:
+            if not isinstance(address, str) or not address.strip():
+                raise r.error(("bots", i, "address"), "expected a gRPC target such as "
+                              "'10.0.0.5:50051' or 'unix:/path/to.sock'")
+            manifest = BotManifest(
+                name=alias, version="", command=None, cwd=base, address=address,
+                # Nothing of a remote bot can be hashed but where it is: a bot restarted
+                # behind the same address with new code is not noticed (stated in the README).
+                digest=hashlib.sha256(f"address:{address}".encode()).hexdigest()[:16],
+            )
+        else:
+            if not isinstance(ref, str) or not ref.strip():
+                raise r.error(("bots", i), "expected a manifest path, a folder or a sample "
+                              "bot name")
+            try:
+                manifest = load_manifest(ref, base)
+            except ConfigError as e:
+                raise r.error(("bots", i), str(e)) from None
+        name = alias or manifest.name
+        if not _NAME_RE.match(name):
+            raise r.error(("bots", i), f"name {name!r} may not hold spaces, slashes, '~' or "
+                          "'@'; give it another with { name = \"...\", bot = \"...\" }")
+        if name in seen:
+            raise r.error(("bots", i), f"two bots are named {name!r}; name this one apart, "
+                          f'e.g. {{ name = "{name}-2", bot = "{ref or address}" }}')
+        seen[name] = i
+        bots.append(LadderBot(name, replace(manifest, name=name)))
+    return bots
+
+
+def _read_rules(r: _Reader, value: Any) -> RuleSet:
+    if isinstance(value, str):
+        value = {"preset": value}
+    if not isinstance(value, dict):
+        raise r.error(("rules",), "expected a preset name or a table of options")
+    opts = dict(value)
+    name = opts.pop("preset", "standard")
+    try:
+        base = preset(name)
+    except RuleSetError as e:
+        raise r.error(("rules", "preset") if "preset" in value else ("rules",), str(e)) from None
+    known = sorted(OPTION_NAMES - {"name"})
+    for key, v in opts.items():
+        if key not in OPTION_NAMES or key == "name":
+            raise r.error(("rules", key), _unknown([key], ["preset", *known]) +
+                          f"; presets: {', '.join(PRESETS)}")
+        try:
+            base.with_options(**{key: v})
+        except RuleSetError as e:
+            if len(opts) == 1 or "contradicts" not in str(e):
+                raise r.error(("rules", key), str(e)) from None
+    try:
+        rules = base.with_options(**opts) if opts else base
+    except RuleSetError as e:
+        # "deck=25 contradicts joker=false: ...": point at the first option it names.
+        named = str(e).split("=", 1)[0]
+        raise r.error(("rules", named) if named in opts else ("rules",), str(e)) from None
+    if opts:
+        rules = replace(rules, name=f"{name}+custom")
+    return rules
+
+
+def _read_time_control(r: _Reader, value: Any) -> TimeControl:
+    if not isinstance(value, dict):
+        raise r.error(("time_control",), "expected a table: [time_control] with "
+                      "per_decision, bank, allowance (seconds)")
+    defaults = TimeControl()
+    out: dict[str, float] = {}
+    for key, v in value.items():
+        if key not in _TIME_KEYS:
+            raise r.error(("time_control", key), _unknown([key], _TIME_KEYS))
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise r.error(("time_control", key), f"{v!r}: expected a number of seconds")
+        if not (v >= 0 if key == "allowance" else v > 0) or v != v or v == float("inf"):
+            raise r.error(("time_control", key), f"{v!r}: expected a positive number of "
+                          "seconds" if key != "allowance" else f"{v!r}: expected 0 or more")
+        out[key] = float(v)
+    return replace(defaults, **out)
+
+
+def database_of(path: str | Path) -> Path:
+    """The database a ladder file names, without loading its bots: reading standings must
+    not depend on every bot's folder still being there."""
+    p = Path(path).expanduser()
+    try:
+        text = p.read_bytes().decode("utf-8")
+        data = tomllib.loads(text)
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: no such ladder file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{p}: cannot read: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        m = _TOML_LINE_RE.search(str(e))
+        raise ConfigError(f"{p}:{m.group(1) if m else '?'}: not valid TOML: {e}") from None
+    return _read_path(_Reader(str(p), text), data, "database", p.resolve().parent,
+                      f"{p.stem}.sqlite")

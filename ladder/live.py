@@ -1,0 +1,127 @@
+"""What a running ladder shows: a progress bar and standings that refresh as games finish.
+
+On a terminal it is one rich Live display. Overnight runs are often sent to a file
+(nohup, a scheduler), where redrawing makes no sense, so there it prints a plain progress
+line now and then instead, and the final standings at the end.
+
+Standings are recomputed in the thread that stores games, at most once a second, and
+handed to rich's refresh thread as a finished table, so drawing never reads half-updated
+data and a long ladder does not spend its time re-rating after every game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from ladder.standings import BY_GAMES, compute_standings
+from ladder.store import GameRow
+from ladder.tables import standings_table
+
+_QUIET_EVERY_SECONDS = 60.0
+
+
+class LiveView:
+    """Receives the run's events (see ladder.play.run_ladder) and shows them."""
+
+    def __init__(self, console: Console | None = None, *, refresh_seconds: float = 1.0,
+                 by: str = BY_GAMES) -> None:
+        self.console = console or Console(stderr=True)
+        self.refresh_seconds = refresh_seconds
+        self.by = by
+        self.rows: list[GameRow] = []
+        self.bots: list[str] = []
+        self.faults = 0
+        self.new_games = 0
+        self.total = 0
+        self._started = 0.0
+        self._last_table = 0.0
+        self._last_line = 0.0
+        self._table: Table | None = None
+        self._live: Live | None = None
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[faults]}"),
+            console=self.console,
+        )
+        self.task = None
+
+    # --- run events ---------------------------------------------------------------------
+
+    def started(self, *, title: str, total: int, done: int, rows: Sequence[GameRow],
+                bots: Sequence[str]) -> None:
+        self.rows = list(rows)
+        self.bots = list(bots)
+        self.total = total
+        self._started = self._last_line = time.monotonic()
+        self.task = self.progress.add_task(title, total=total, completed=done, rate="",
+                                           faults="no faults")
+        self._refresh_table(force=True)
+        if self.console.is_terminal:
+            # Transient: the final standings are printed once, to stdout, when the run ends;
+            # only the progress bar is left on the screen.
+            self._live = Live(self, console=self.console, refresh_per_second=4,
+                              transient=True)
+            self._live.start()
+        else:
+            self.console.print(f"{title}: {done} of {total} games already stored; "
+                               f"{total - done} to play")
+
+    def game_done(self, row: GameRow) -> None:
+        self.rows.append(row)
+        self.new_games += 1
+        self.faults += row.faults
+        elapsed = time.monotonic() - self._started
+        rate = f"{self.new_games / elapsed:.1f} games/s" if elapsed > 0 else ""
+        faults = f"[red]{self.faults} faults" if self.faults else "no faults"
+        assert self.task is not None
+        self.progress.update(self.task, advance=1, rate=rate, faults=faults)
+        self._refresh_table()
+        if self._live is None and time.monotonic() - self._last_line >= _QUIET_EVERY_SECONDS:
+            self._last_line = time.monotonic()
+            task = self.progress.tasks[0]
+            self.console.print(f"{int(task.completed)}/{self.total} games, {rate}, "
+                               f"{self.faults} faults")
+
+    def finished(self) -> None:
+        self._refresh_table(force=True)
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+            self.console.print(self.progress)
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def _refresh_table(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self._last_table < self.refresh_seconds:
+            return
+        self._last_table = now
+        st = compute_standings(self.rows, by=self.by, bots=self.bots)
+        self._table = standings_table(st)
+
+    def __rich__(self) -> Group:
+        parts: list = [self.progress]
+        if self._table is not None:
+            parts.append(self._table)
+        return Group(*parts)

@@ -1,0 +1,187 @@
+"""Playing a ladder: the planned games that are not yet stored, each stored as it finishes.
+
+Resuming is not a mode: every run opens the database, plans the whole ladder, and plays
+what is missing, so a first run, a run after Ctrl-C and a run after kill -9 are the same
+code. A game cut off by a stop is simply not stored and is played again, from its seed,
+next time. Games are handed to the workers in schedule order; they finish in any order,
+and each is committed from the trio thread the moment it finishes.
+
+Stopping: Ctrl-C and SIGTERM both cancel the workers, which stop every bot process; what
+was committed stays, and the run is marked 'interrupted'.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+import trio
+
+from arena.gamelog import GameLog
+from arena.runner import GameSpec, run_games
+from ladder.config import LadderConfig
+from ladder.schedule import PlannedGame, game_spec, plan_ladder
+from ladder.standings import compute_standings, snapshot_lines
+from ladder.store import GameRow, Store
+
+
+class RunObserver(Protocol):
+    def started(self, *, title: str, total: int, done: int, rows: Sequence[GameRow],
+                bots: Sequence[str]) -> None: ...
+
+    def game_done(self, row: GameRow) -> None: ...
+
+    def finished(self) -> None: ...
+
+
+@dataclass
+class RunSummary:
+    planned: int
+    """Games in the ladder's plan."""
+    already: int
+    """Of those, stored before this run."""
+    played: int
+    """Stored by this run."""
+    faults: int
+    elapsed: float
+    status: str
+    """'complete', or 'interrupted' (Ctrl-C, SIGTERM, or an error while storing)."""
+    labels: dict[str, str]
+    """Ladder name -> the name it is rated under (name@vN for a new version)."""
+    stopped_by: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.status == "complete"
+
+
+def run_ladder(
+    cfg: LadderConfig,
+    *,
+    fresh: bool = False,
+    new_versions: bool = False,
+    observer: RunObserver | None = None,
+    checkpoint_every: int | None = None,
+    on_game: Callable[[GameRow, GameLog], None] | None = None,
+) -> RunSummary:
+    """Plays the ladder's missing games into its database. Ctrl-C or SIGTERM end it early
+    with status 'interrupted' (KeyboardInterrupt may still escape from a Ctrl-C outside the
+    games, e.g. while bots are registered); raises ConfigError (StoreError) when the
+    database cannot be used as asked."""
+    started = time.monotonic()
+    with Store.open(cfg.database, write=True, fresh=fresh) as store:
+        store.bind_settings(cfg.name, cfg.settings())
+        versions = store.register_bots([b.manifest for b in cfg.bots], new_versions=new_versions)
+        labels = {b.name: versions[b.name].label for b in cfg.bots}
+        manifests = {labels[b.name]: replace(b.manifest, name=labels[b.name]) for b in cfg.bots}
+        planned = plan_ladder(cfg, [labels[n] for n in cfg.bot_names])
+        stored = store.finished_ids()
+        todo = [g for g in planned if g.game_id not in stored]
+        bot_ids = store.bot_ids()
+        concurrency = max(1, min(cfg.concurrency, len(todo)))
+        run = store.start_run(planned=len(planned), to_play=len(todo), concurrency=concurrency)
+        rows = store.games()
+        every = checkpoint_every or max(100, len(planned) // 20)
+        summary = RunSummary(
+            planned=len(planned), already=len(planned) - len(todo), played=0, faults=0,
+            elapsed=0.0, status="interrupted", labels=labels,
+        )
+        by_id = {g.game_id: g for g in todo}
+
+        failure: list[BaseException] = []
+        cancel: list[trio.CancelScope] = []
+
+        def on_done(spec: GameSpec, log: GameLog) -> None:
+            if failure:
+                return
+            try:
+                row = store.record_game(by_id[spec.game_id], log, bot_ids, run)
+            except Exception as e:
+                # Storing failed (a full disk, a broken file): stop every game now rather
+                # than play on without storing; the error is raised once the bots are
+                # stopped, as itself rather than inside trio's exception groups.
+                failure.append(e)
+                cancel[0].cancel()
+                return
+            if row is None:  # pragma: no cover - the plan never holds a stored game
+                return
+            rows.append(row)
+            summary.played += 1
+            summary.faults += row.faults
+            if observer is not None:
+                observer.game_done(row)
+            if on_game is not None:
+                on_game(row, log)
+            if summary.played % every == 0:
+                with contextlib.suppress(sqlite3.Error):  # the next game's commit will tell
+                    _snapshot(store, run, rows)
+
+        def specs() -> Iterator[GameSpec]:
+            for game in todo:
+                yield _spec(cfg, game, manifests)
+
+        if observer is not None:
+            observer.started(title=cfg.name, total=len(planned), done=summary.already,
+                             rows=rows, bots=[labels[n] for n in cfg.bot_names])
+        try:
+            if todo:
+                summary.stopped_by = trio.run(_play, cfg, specs, concurrency, on_done, cancel)
+            if failure:
+                raise failure[0]
+            summary.status = "interrupted" if summary.stopped_by else "complete"
+        finally:
+            summary.elapsed = time.monotonic() - started
+            if observer is not None:
+                observer.finished()
+            with contextlib.suppress(sqlite3.Error):
+                store.finish_run(run, summary.status)
+                _snapshot(store, run, rows)
+    return summary
+
+
+def _spec(cfg: LadderConfig, game: PlannedGame, manifests) -> GameSpec:
+    return game_spec(game, manifests, rules=cfg.rules, time_control=cfg.time_control,
+                     fault_policy=cfg.fault_policy)
+
+
+async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], concurrency: int,
+                on_done: Callable[[GameSpec, GameLog], None],
+                cancel: list[trio.CancelScope]) -> str | None:
+    """Runs the games; returns the name of the signal that stopped them, or None. Puts
+    the scope that stops everything in `cancel`."""
+    stopped: list[str] = []
+    async with trio.open_nursery() as nursery:
+        cancel.append(nursery.cancel_scope)
+
+        async def watch_signals() -> None:
+            if threading.current_thread() is not threading.main_thread():
+                return  # signals reach only the main thread; whoever runs us handles them
+            # Ctrl-C too: trio would otherwise raise KeyboardInterrupt wherever the main
+            # thread happens to be, even inside gRPC; a cancellation stops every game at
+            # its next checkpoint and lets the pool stop the bots in order.
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for signum in signals:
+                    stopped.append(signal.Signals(signum).name)
+                    nursery.cancel_scope.cancel()
+                    return
+
+        nursery.start_soon(watch_signals)
+        await run_games(
+            specs(), rules=cfg.rules, concurrency=concurrency, log_dir=cfg.logs,
+            on_done=on_done, transport=cfg.transport,
+        )
+        nursery.cancel_scope.cancel()
+    return stopped[0] if stopped else None
+
+
+def _snapshot(store: Store, run: int, rows: Sequence[GameRow]) -> None:
+    st = compute_standings(rows)
+    lines = snapshot_lines(st)
+    if lines:
+        store.save_ratings(run, lines)

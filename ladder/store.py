@@ -1,0 +1,624 @@
+"""The ladder database: SQLite in WAL mode, one transaction per finished game.
+
+Why it survives anything: a game is stored in one transaction together with its record,
+so after a crash, a kill -9 or a power cut a game is either wholly there or not at all;
+UNIQUE(game_id) makes storing one twice impossible; and resuming plays exactly the planned
+games that are not there (see ladder.schedule). synchronous=FULL makes a commit durable
+before the next game is reported done. Only one `ladder run` may write a database at a time
+(an flock on the file, which the kernel releases when the process dies, however it dies);
+readers (`ladder standings` while a ladder runs) never wait, thanks to WAL.
+
+Bots are versioned: each (name, digest of its manifest and files) gets a version number,
+and a version other than the first is rated as "name@vN". Stored games are never
+re-attributed, so changing a bot cannot silently mix its old games with the new.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import socket
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from arena import __version__
+from arena.errors import ConfigError
+from arena.gamelog import GameLog, SeatBot
+from arena.manifest import BotManifest
+from arena.stats import BotStats, collect_stats
+from arena.wire.codec import gamelog_from_pb, gamelog_to_pb
+from arena.wire.gen.euchre.v1 import record_pb2
+from ladder.schedule import PlannedGame
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+-- Euchre Arena ladder database, schema version 1 (PRAGMA user_version).
+
+-- One row: the ladder and the settings every stored game was played under. A run whose
+-- settings differ (seed, rules, duplicate, time control, fault policy) is refused.
+CREATE TABLE ladder (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    name        TEXT    NOT NULL,
+    settings    TEXT    NOT NULL,   -- JSON, as LadderConfig.settings()
+    created_ms  INTEGER NOT NULL    -- Unix time in milliseconds
+);
+
+-- A bot version: the ladder's name for a bot and the digest of its manifest and files.
+-- The first version of a name is rated as the name itself, later ones as "name@vN".
+CREATE TABLE bots (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT    NOT NULL,   -- the name in the ladder file
+    version     INTEGER NOT NULL,   -- 1, 2, ... in order of first appearance
+    label       TEXT    NOT NULL UNIQUE,  -- what standings and game records call it
+    digest      TEXT    NOT NULL,   -- BotManifest.digest
+    manifest_version TEXT NOT NULL, -- the manifest's own version string
+    source      TEXT    NOT NULL,   -- manifest path, or the address of a remote bot
+    added_ms    INTEGER NOT NULL,
+    UNIQUE (name, version),
+    UNIQUE (name, digest)
+);
+
+-- Each `ladder run`. 'interrupted': stopped by Ctrl-C, SIGTERM or an error; 'killed': it
+-- ended without a word (kill -9, a crash, a power cut), as found by the next run. Either
+-- way every game it finished is stored.
+CREATE TABLE runs (
+    id          INTEGER PRIMARY KEY,
+    started_ms  INTEGER NOT NULL,
+    finished_ms INTEGER,
+    status      TEXT    NOT NULL
+                CHECK (status IN ('running', 'complete', 'interrupted', 'killed')),
+    planned     INTEGER NOT NULL,   -- games in the plan
+    to_play     INTEGER NOT NULL,   -- of which not yet stored when the run started
+    played      INTEGER NOT NULL DEFAULT 0,
+    concurrency INTEGER NOT NULL,
+    arena_version TEXT  NOT NULL,
+    host        TEXT    NOT NULL,
+    pid         INTEGER NOT NULL
+);
+
+-- One finished game: its place in the schedule, its result, and its full record.
+CREATE TABLE games (
+    id          INTEGER PRIMARY KEY,
+    game_id     TEXT    NOT NULL UNIQUE,  -- "A~B~00012": a game is stored at most once
+    seq         INTEGER NOT NULL,   -- place in the schedule: Elo is replayed in this order
+    bot_a       INTEGER NOT NULL REFERENCES bots (id),  -- name-sorted first of the pairing
+    bot_b       INTEGER NOT NULL REFERENCES bots (id),
+    number      INTEGER NOT NULL,   -- the game's number within its pairing
+    deal        INTEGER NOT NULL,   -- duplicate mode: the two games of a deal share it
+    seed        INTEGER NOT NULL,   -- the deal seed (with the rules it fixes every card)
+    first_dealer INTEGER NOT NULL,
+    a_team      INTEGER NOT NULL CHECK (a_team IN (0, 1)),  -- bot_a's seats: a_team, a_team+2
+    seats       TEXT    NOT NULL,   -- the bots by seat, comma-separated labels
+    outcome     TEXT    NOT NULL CHECK (outcome IN ('completed', 'forfeit')),
+    winning_team INTEGER NOT NULL CHECK (winning_team IN (0, 1)),
+    score_a     REAL    NOT NULL CHECK (score_a IN (0, 1)),  -- 1: bot_a's team won
+    points_a    INTEGER NOT NULL,   -- final game score of bot_a's team
+    points_b    INTEGER NOT NULL,
+    hands       INTEGER NOT NULL,
+    faults      INTEGER NOT NULL,   -- all faults in the game
+    faults_a    INTEGER NOT NULL,   -- of which bot_a's
+    faults_b    INTEGER NOT NULL,
+    fault_kinds TEXT    NOT NULL,   -- e.g. "timeout" or "crashed,timeout"; '' when none
+    started_ms  INTEGER NOT NULL,
+    finished_ms INTEGER NOT NULL,
+    run         INTEGER NOT NULL REFERENCES runs (id),
+    record      BLOB    NOT NULL    -- euchre.v1.GameRecord (proto/euchre/v1/record.proto)
+);
+CREATE INDEX games_by_seq ON games (seq, game_id);
+
+-- One bot's figures in one game, as arena.stats counts them from the record (a bot holds
+-- both seats of its team). Sums over games give the report's per-bot figures.
+CREATE TABLE game_bots (
+    game        INTEGER NOT NULL REFERENCES games (id),
+    bot         INTEGER NOT NULL REFERENCES bots (id),
+    team        INTEGER NOT NULL,
+    won         INTEGER NOT NULL,
+    points      INTEGER NOT NULL,
+    hands       INTEGER NOT NULL,
+    calls       INTEGER NOT NULL,   -- hands in which it made trump
+    makes       INTEGER NOT NULL,   -- ... and took 3 tricks or more
+    marches     INTEGER NOT NULL,   -- ... and took all 5
+    euchred     INTEGER NOT NULL,   -- ... and was euchred
+    euchres     INTEGER NOT NULL,   -- opponents' calls it euchred
+    alone       INTEGER NOT NULL,   -- lone hands it played, either side
+    alone_calls INTEGER NOT NULL,   -- lone hands on the makers' side
+    alone_marches INTEGER NOT NULL, -- ... that took all 5 tricks
+    faults      INTEGER NOT NULL,
+    decisions   INTEGER NOT NULL,   -- decisions it made (substituted ones excluded)
+    think_us_total INTEGER NOT NULL,
+    think_us_max INTEGER NOT NULL,
+    fault_kinds TEXT    NOT NULL,   -- JSON object: kind -> count
+    PRIMARY KEY (game, bot)
+);
+
+-- Rating history: standings as they stood at checkpoints of each run and at its end.
+CREATE TABLE rating_history (
+    id          INTEGER PRIMARY KEY,
+    run         INTEGER NOT NULL REFERENCES runs (id),
+    taken_ms    INTEGER NOT NULL,
+    games       INTEGER NOT NULL,   -- games stored when taken
+    bot         INTEGER NOT NULL REFERENCES bots (id),
+    elo         REAL    NOT NULL,   -- game-by-game Elo, in schedule order
+    rating      REAL,               -- maximum-likelihood rating; NULL when not estimable
+    low         REAL,               -- its 95% confidence interval
+    high        REAL
+);
+CREATE INDEX rating_history_by_run ON rating_history (run, taken_ms);
+"""
+
+# Columns of game_bots filled from arena.stats.BotStats (same names, except alone_calls).
+_STAT_COLUMNS = (
+    "won", "points", "hands", "calls", "makes", "marches", "euchred", "euchres", "alone",
+    "alone_calls", "alone_marches", "faults", "decisions", "think_us_total", "think_us_max",
+)
+_STAT_FIELDS = {"won": "wins", "alone_calls": "alone_makers"}
+
+
+class StoreError(ConfigError):
+    """The database cannot be used as asked (locked by another run, other settings, a bot
+    changed...); the message says what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotVersion:
+    id: int
+    name: str
+    version: int
+    label: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A stored game without its record: what standings and listings need."""
+
+    id: int
+    game_id: str
+    seq: int
+    bot_a: str
+    bot_b: str
+    number: int
+    deal: int
+    seed: int
+    first_dealer: int
+    a_team: int
+    seats: tuple[str, ...]
+    outcome: str
+    winning_team: int
+    score_a: float
+    points_a: int
+    points_b: int
+    hands: int
+    faults: int
+    faults_a: int
+    faults_b: int
+    fault_kinds: str
+    started_ms: int
+    finished_ms: int
+    run: int
+
+
+_GAME_ROW_SQL = """
+SELECT g.id, g.game_id, g.seq, a.label, b.label, g.number, g.deal, g.seed, g.first_dealer,
+       g.a_team, g.seats, g.outcome, g.winning_team, g.score_a, g.points_a, g.points_b,
+       g.hands, g.faults, g.faults_a, g.faults_b, g.fault_kinds, g.started_ms, g.finished_ms, g.run
+FROM games g JOIN bots a ON a.id = g.bot_a JOIN bots b ON b.id = g.bot_b
+"""
+
+
+def _game_row(row: Sequence[Any]) -> GameRow:
+    values = list(row)
+    values[10] = tuple(values[10].split(","))
+    return GameRow(*values)
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def version_label(name: str, version: int) -> str:
+    return name if version == 1 else f"{name}@v{version}"
+
+
+class Store:
+    """One open ladder database. Use as a context manager; not shared between threads."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, lock_fd: int | None) -> None:
+        self.conn = conn
+        self.path = path
+        self._lock_fd = lock_fd
+
+    # --- opening ------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path, *, write: bool = False, fresh: bool = False) -> Store:
+        """Opens (writing: creates) the database. A writer holds an exclusive lock for as
+        long as it is open; `fresh` deletes an existing database first, under that lock."""
+        path = Path(path)
+        if not write:
+            if not path.is_file():
+                raise StoreError(f"{path}: no ladder database there (run the ladder first)")
+            conn = _connect(path)
+            _check_schema(conn, path)
+            return cls(conn, path, None)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = _lock(path)
+        if fresh and path.stat().st_size > 0:
+            # Lock the new file before letting go of the old one, so no other writer can
+            # slip in between.
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(f"{path}{suffix}")
+            os.unlink(path)
+            new_fd = _lock(path)
+            os.close(fd)
+            fd = new_fd
+        try:
+            conn = _connect(path)
+            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+                conn.executescript(
+                    f"BEGIN; {SCHEMA}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+                )
+            _check_schema(conn, path)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(conn, path, fd)
+
+    def close(self) -> None:
+        self.conn.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- the ladder and its bots --------------------------------------------------------
+
+    def ladder_name(self) -> str | None:
+        row = self.conn.execute("SELECT name FROM ladder").fetchone()
+        return row[0] if row else None
+
+    def settings(self) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT settings FROM ladder").fetchone()
+        return json.loads(row[0]) if row else None
+
+    def bind_settings(self, name: str, settings: Mapping[str, Any]) -> None:
+        """Records the settings of a new database, or refuses settings that differ from
+        those its games were played under."""
+        stored = self.settings()
+        if stored is not None and self.game_count() > 0:
+            diffs = _differences(stored, json.loads(json.dumps(settings)))
+            if diffs:
+                raise StoreError(
+                    f"{self.path}: its {self.game_count()} games were played under other "
+                    f"settings ({'; '.join(diffs)}). Mixing them would rate different "
+                    "contests as one: put the old values back, give this ladder another "
+                    "database (database = ... or --db), or start over with --fresh"
+                )
+        with self._transaction():
+            self.conn.execute(
+                "INSERT INTO ladder (id, name, settings, created_ms) VALUES (1, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
+                "settings = excluded.settings",
+                (name, json.dumps(settings, sort_keys=True), _now_ms()),
+            )
+
+    def register_bots(self, manifests: Sequence[BotManifest], *, new_versions: bool = False
+                      ) -> dict[str, BotVersion]:
+        """The stored version of each bot (by its ladder name), adding versions as needed.
+
+        A bot seen for the first time is version 1. A bot whose digest is not among its
+        stored versions has changed since its games were played: without `new_versions`
+        this raises, naming the bots; with it, the bot becomes version N+1, rated apart as
+        "name@vN+1" while its old games keep their own rating. A digest seen before (a
+        change undone) reuses its old version.
+        """
+        found: dict[str, BotVersion] = {}
+        changed: list[str] = []
+        for m in manifests:
+            rows = self.conn.execute(
+                "SELECT id, name, version, label, digest FROM bots WHERE name = ? "
+                "ORDER BY version", (m.name,),
+            ).fetchall()
+            match = next((BotVersion(*r) for r in rows if r[4] == m.digest), None)
+            if match is not None:
+                found[m.name] = match
+            elif rows and not new_versions:
+                changed.append(f"{m.name} (stored as {rows[-1][3]}, digest {rows[-1][4]}; "
+                               f"now {m.digest})")
+        if changed:
+            raise StoreError(
+                f"{self.path}: bot(s) changed since their games were played: "
+                f"{', '.join(changed)}. Run with --new-version to rate the new code as a new "
+                "version (name@v2) beside the old games, or use another database"
+            )
+        with self._transaction():
+            for m in manifests:
+                if m.name in found:
+                    continue
+                (latest,) = self.conn.execute(
+                    "SELECT coalesce(max(version), 0) FROM bots WHERE name = ?", (m.name,)
+                ).fetchone()
+                version = latest + 1
+                label = version_label(m.name, version)
+                source = str(m.source) if m.source is not None else (m.address or "")
+                cur = self.conn.execute(
+                    "INSERT INTO bots (name, version, label, digest, manifest_version, "
+                    "source, added_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (m.name, version, label, m.digest, m.version, source, _now_ms()),
+                )
+                found[m.name] = BotVersion(cur.lastrowid or 0, m.name, version, label, m.digest)
+        return found
+
+    def bot_ids(self) -> dict[str, int]:
+        return dict(self.conn.execute("SELECT label, id FROM bots").fetchall())
+
+    def bots(self) -> list[BotVersion]:
+        return [BotVersion(*r) for r in self.conn.execute(
+            "SELECT id, name, version, label, digest FROM bots ORDER BY id")]
+
+    # --- runs ---------------------------------------------------------------------------
+
+    def start_run(self, *, planned: int, to_play: int, concurrency: int) -> int:
+        with self._transaction():
+            # Only the lock holder writes, so a run still marked 'running' died silently.
+            self.conn.execute(
+                "UPDATE runs SET status = 'killed', played = "
+                "(SELECT count(*) FROM games WHERE games.run = runs.id) "
+                "WHERE status = 'running'"
+            )
+            cur = self.conn.execute(
+                "INSERT INTO runs (started_ms, status, planned, to_play, concurrency, "
+                "arena_version, host, pid) VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
+                (_now_ms(), planned, to_play, concurrency, __version__, socket.gethostname(),
+                 os.getpid()),
+            )
+        return cur.lastrowid or 0
+
+    def finish_run(self, run: int, status: str) -> None:
+        with self._transaction():
+            self.conn.execute(
+                "UPDATE runs SET status = ?, finished_ms = ?, played = "
+                "(SELECT count(*) FROM games WHERE games.run = runs.id) WHERE id = ?",
+                (status, _now_ms(), run),
+            )
+
+    # --- games --------------------------------------------------------------------------
+
+    def finished_ids(self) -> set[str]:
+        return {r[0] for r in self.conn.execute("SELECT game_id FROM games")}
+
+    def game_count(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM games").fetchone()[0]
+
+    def record_game(self, game: PlannedGame, log: GameLog, bot_ids: Mapping[str, int],
+                    run: int) -> GameRow | None:
+        """Stores a finished game, its record and its per-bot figures in one transaction.
+        Returns its row, or None when the game was already stored (it is then left as it
+        was: the first result stands)."""
+        if log.game_id != game.game_id or log.end is None or log.winning_team is None:
+            raise ValueError(f"not a finished record of {game.game_id}: {log.game_id}, {log.end}")
+        a_team = game.a_team
+        seat_labels = game.seats
+        if any(sb.name != seat_labels[sb.seat] for sb in log.seats):
+            raise ValueError(f"{game.game_id}: seats {log.seats}, planned {seat_labels}")
+        if len(log.seats) < 4:
+            # A game forfeited while its bots were starting may list only the seats filled
+            # so far; the plan says who held the others, and a record must name all four.
+            have = {sb.seat: sb for sb in log.seats}
+            log = replace(log, seats=tuple(
+                have.get(seat) or SeatBot(seat, seat_labels[seat], "") for seat in range(4)
+            ))
+        blob = gamelog_to_pb(log).SerializeToString()
+        kinds = ",".join(sorted({f.kind.value for f in log.faults}))
+        faults_a = sum(1 for f in log.faults if f.seat % 2 == a_team)
+        stats = collect_stats([log])
+        values = (
+            game.game_id, game.seq, bot_ids[game.bot_a], bot_ids[game.bot_b], game.number,
+            game.deal, game.seed, game.first_dealer, a_team, ",".join(seat_labels),
+            log.end.value, log.winning_team, 1.0 if log.winning_team == a_team else 0.0,
+            log.final_scores[a_team], log.final_scores[1 - a_team], len(log.hands),
+            len(log.faults), faults_a, len(log.faults) - faults_a, kinds, log.started_ms,
+            log.finished_ms, run, blob,
+        )
+        with self._transaction():
+            cur = self.conn.execute(
+                "INSERT INTO games (game_id, seq, bot_a, bot_b, number, deal, seed, "
+                "first_dealer, a_team, seats, outcome, winning_team, score_a, points_a, "
+                "points_b, hands, faults, faults_a, faults_b, fault_kinds, started_ms, "
+                "finished_ms, run, record) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id) DO NOTHING",
+                values,
+            )
+            if cur.rowcount == 0:
+                return None
+            row_id = cur.lastrowid
+            for label, team in ((game.bot_a, a_team), (game.bot_b, 1 - a_team)):
+                s = stats.get(label) or BotStats(label)
+                self.conn.execute(
+                    f"INSERT INTO game_bots (game, bot, team, {', '.join(_STAT_COLUMNS)}, "
+                    f"fault_kinds) VALUES (?, ?, ?, {', '.join('?' * len(_STAT_COLUMNS))}, ?)",
+                    (row_id, bot_ids[label], team,
+                     *(getattr(s, _STAT_FIELDS.get(c, c)) for c in _STAT_COLUMNS),
+                     json.dumps(s.fault_kinds, sort_keys=True)),
+                )
+        return GameRow(
+            row_id or 0, game.game_id, game.seq, game.bot_a, game.bot_b, game.number,
+            game.deal, game.seed, game.first_dealer, a_team, seat_labels, log.end.value,
+            log.winning_team, values[12], values[13], values[14], len(log.hands),
+            len(log.faults), faults_a, len(log.faults) - faults_a, kinds, log.started_ms,
+            log.finished_ms, run,
+        )
+
+    def games(self, *, bot: str | None = None, faults_only: bool = False,
+              limit: int | None = None) -> list[GameRow]:
+        """Stored games in schedule order, optionally those of one bot (a label, or a
+        name meaning all its versions) or those with faults."""
+        sql = _GAME_ROW_SQL
+        where: list[str] = []
+        args: list[Any] = []
+        if bot is not None:
+            where.append("(a.label = ? OR b.label = ? OR a.name = ? OR b.name = ?)")
+            args += [bot] * 4
+        if faults_only:
+            where.append("g.faults > 0")
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY g.seq, g.game_id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return [_game_row(r) for r in self.conn.execute(sql, args)]
+
+    def record(self, game_id: str) -> GameLog:
+        row = self.conn.execute("SELECT record FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: no game {game_id!r}")
+        return _decode(row[0])
+
+    def records(self) -> Iterator[GameLog]:
+        """Every stored record, in schedule order (decoded one at a time)."""
+        for (blob,) in self.conn.execute("SELECT record FROM games ORDER BY seq, game_id"):
+            yield _decode(blob)
+
+    def bot_stats(self) -> dict[str, BotStats]:
+        """Per-bot figures summed over every stored game (by label)."""
+        out: dict[str, BotStats] = {}
+        cols = ", ".join(f"gb.{c}" for c in _STAT_COLUMNS)
+        for label, *values, kinds in self.conn.execute(
+            f"SELECT b.label, {cols}, gb.fault_kinds FROM game_bots gb "
+            "JOIN bots b ON b.id = gb.bot ORDER BY gb.game"
+        ):
+            s = out.get(label)
+            if s is None:
+                s = out[label] = BotStats(label)
+            one = BotStats(label, games=1, fault_kinds=json.loads(kinds))
+            for c, v in zip(_STAT_COLUMNS, values, strict=True):
+                setattr(one, _STAT_FIELDS.get(c, c), v)
+            s.add(one)
+        return out
+
+    # --- rating history -----------------------------------------------------------------
+
+    def save_ratings(self, run: int, lines: Iterable[tuple[str, float, float | None,
+                                                            float | None, float | None]]) -> None:
+        """One snapshot: (label, elo, rating, low, high) per bot."""
+        ids = self.bot_ids()
+        games = self.game_count()
+        now = _now_ms()
+        with self._transaction():
+            self.conn.executemany(
+                "INSERT INTO rating_history (run, taken_ms, games, bot, elo, rating, low, "
+                "high) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(run, now, games, ids[label], elo, rating, low, high)
+                 for label, elo, rating, low, high in lines],
+            )
+
+    def rating_history(self, bot: str | None = None) -> list[tuple[int, int, str, float,
+                                                                   float | None]]:
+        """(taken_ms, games, label, elo, rating) rows, oldest first."""
+        sql = ("SELECT h.taken_ms, h.games, b.label, h.elo, h.rating FROM rating_history h "
+               "JOIN bots b ON b.id = h.bot")
+        args: tuple[Any, ...] = ()
+        if bot is not None:
+            sql += " WHERE b.label = ? OR b.name = ?"
+            args = (bot, bot)
+        return self.conn.execute(sql + " ORDER BY h.id", args).fetchall()
+
+    def runs(self) -> list[tuple[Any, ...]]:
+        return self.conn.execute(
+            "SELECT id, started_ms, finished_ms, status, planned, to_play, played, "
+            "concurrency FROM runs ORDER BY id").fetchall()
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+
+def _decode(blob: bytes) -> GameLog:
+    return gamelog_from_pb(record_pb2.GameRecord.FromString(blob))
+
+
+def get_replay(path: Path, game_id: str) -> bytes | None:
+    """One game's record (a serialized euchre.v1.GameRecord), or None: for `arena replay`."""
+    with Store.open(path) as store:
+        row = store.conn.execute("SELECT record FROM games WHERE game_id = ?",
+                                 (game_id,)).fetchone()
+    return None if row is None else row[0]
+
+
+def iter_replays(path: Path) -> Iterator[tuple[str, bytes]]:
+    """(game id, serialized record) of every stored game in schedule order: for `arena
+    verify`. Reads one row at a time, so a large ladder is never all in memory."""
+    with Store.open(path) as store:
+        yield from store.conn.execute("SELECT game_id, record FROM games ORDER BY seq, game_id")
+
+
+def is_database(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version != SCHEMA_VERSION:
+        conn.close()
+        raise StoreError(
+            f"{path}: ladder database schema version {version}; this arena reads version "
+            f"{SCHEMA_VERSION}" if version else f"{path}: not a ladder database"
+        )
+
+
+def _lock(path: Path) -> int:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StoreError(
+            f"{path}: another `ladder run` is writing this database; wait for it to finish "
+            "or stop it (its finished games are kept)"
+        ) from None
+    return fd
+
+
+def _differences(stored: Mapping[str, Any], now: Mapping[str, Any], prefix: str = "") -> list[str]:
+    out = []
+    for key in sorted(set(stored) | set(now)):
+        a, b = stored.get(key), now.get(key)
+        if isinstance(a, dict) and isinstance(b, dict):
+            out += _differences(a, b, f"{prefix}{key}.")
+        elif a != b:
+            out.append(f"{prefix}{key} was {json.dumps(a)}, now {json.dumps(b)}")
+    return out
+

@@ -1,0 +1,147 @@
+"""Stopping a real `ladder run` every way it can stop: kill -9 in the middle (nothing
+committed is lost, nothing is played twice, no bot survives), Ctrl-C and SIGTERM (exit
+130 and 143, the run marked interrupted), and a database that cannot be written."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ladder.config import load_ladder
+from ladder.schedule import plan_ladder
+from tests.helpers import ROOT, no_bot_left, processes_with_mark
+from tests.test_ladder_run import ladder_cli, stored, write_ladder
+
+pytestmark = pytest.mark.usefixtures("no_bot_left")
+__all__ = ["no_bot_left"]
+
+
+def test_kill_9_mid_run_loses_nothing_and_doubles_nothing(tmp_path, no_bot_left):
+    path = write_ladder(tmp_path, ['"random"', '{ name = "random-b", bot = "random" }'],
+                        games=16, concurrency=2)
+    cfg = load_ladder(path)
+    db = cfg.database
+    log = open(tmp_path / "first.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([sys.executable, "-m", "ladder.cli", "run", str(path), "--quiet"],
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            assert proc.poll() is None, (tmp_path / "first.log").read_text()
+            assert time.monotonic() < deadline, "no games stored in time"
+            if db.exists():
+                try:
+                    if len(stored(db)) >= 3:
+                        break
+                except sqlite3.OperationalError:  # schema not created yet
+                    pass
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:  # pragma: no cover - only when an assertion failed above
+            proc.kill()
+            proc.wait()
+        log.close()
+    assert proc.returncode == -signal.SIGKILL
+    # the bots died with the arena
+    deadline = time.monotonic() + 5
+    while (left := processes_with_mark(no_bot_left)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not left, f"bots outlived a killed arena: {left}"
+
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert conn.execute("SELECT status FROM runs").fetchall() == [("running",)]
+    conn.close()
+    before = stored(db)
+    assert 3 <= len(before) < 16
+
+    proc2 = ladder_cli("run", path, "--quiet")
+    assert proc2.returncode == 0, proc2.stderr + proc2.stdout
+    after = stored(db)
+    planned = {g.game_id for g in plan_ladder(cfg)}
+    assert set(after) == planned  # every planned game...
+    conn = sqlite3.connect(db)
+    (count,) = conn.execute("SELECT count(*) FROM games").fetchone()
+    runs = conn.execute("SELECT status, to_play, played FROM runs ORDER BY id").fetchall()
+    conn.close()
+    assert count == len(planned) == 16  # ...exactly once
+    for gid, row in before.items():  # and what was committed before the kill is untouched
+        assert after[gid] == row
+    assert runs[0] == ("killed", 16, len(before))
+    assert runs[1] == ("complete", 16 - len(before), 16 - len(before))
+    assert "16 of 16 planned games stored: complete" in proc2.stdout
+
+    # every stored record replays exactly under the rules, including those cut short
+    verify = subprocess.run([sys.executable, "-m", "arena.cli", "verify", str(db)],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert verify.returncode == 0 and "16 record(s)" in verify.stdout, verify.stdout
+
+    # nothing left to play: a third run plays nothing and changes nothing
+    proc3 = ladder_cli("run", path, "--quiet")
+    assert proc3.returncode == 0 and "0 games played" in proc3.stdout
+    assert stored(db) == after
+
+
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stopped_run_keeps_its_games_and_says_so(tmp_path, sig, status):
+    path = write_ladder(tmp_path, ['"random"', '{ name = "random-b", bot = "random" }'],
+                        games=40, concurrency=2)
+    db = load_ladder(path).database
+    proc = subprocess.Popen([sys.executable, "-m", "ladder.cli", "run", str(path), "--quiet"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 90
+    while not (db.exists() and _count(db) >= 1):
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == status, err
+    assert "Traceback" not in err
+    conn = sqlite3.connect(db)
+    (run_status,) = conn.execute("SELECT status FROM runs").fetchone()
+    conn.close()
+    assert run_status == "interrupted"
+    assert 1 <= _count(db) < 40
+
+
+def _count(db: Path) -> int:
+    try:
+        conn = sqlite3.connect(db)
+        try:
+            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_a_database_error_stops_the_run_with_a_message(tmp_path, monkeypatch, capsys):
+    """Say a disk fills up: the run stops at once, says why, and keeps what it stored."""
+    from ladder import cli
+    from ladder.store import Store
+
+    path = write_ladder(tmp_path, ['"random"', '{ name = "random-b", bot = "random" }'],
+                        games=8, concurrency=2)
+    original = Store.record_game
+    calls = []
+
+    def failing(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) > 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "record_game", failing)
+    assert cli.main(["run", str(path), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "database or disk is full" in err and "Traceback" not in err
+    assert len(stored(load_ladder(path).database)) == 2
