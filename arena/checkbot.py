@@ -24,8 +24,8 @@ from arena.core import actions as A
 from arena.core.actions import Action
 from arena.core.cards import JOKER
 from arena.core.game import deck_order, derive_seed
-from arena.core.hand import Phase
-from arena.core.rules import PRESETS, LoneDefender, RuleSet
+from arena.core.hand import HandState, Phase
+from arena.core.rules import PRESETS, LoneDefender, RuleSet, WhoMayGoAlone
 from arena.core.scoring import Outcome
 from arena.core.view import SeatView
 from arena.errors import ConfigError
@@ -105,10 +105,11 @@ class Scenario:
     """'BOT' or a house policy, by seat."""
 
 
-def _joker_seed(rules: RuleSet, start: int) -> int | None:
+def _joker_seed(rules: RuleSet, start: int, dealer: int) -> int | None:
+    """A seed whose first hand turns up the joker, found by dealing it with the engine."""
     for i in range(5000):
         seed = derive_seed(start, i)
-        if deck_order(rules, seed, 0)[4 * rules.cards_per_hand] == JOKER:
+        if HandState.deal(rules, dealer, deck_order(rules, seed, 0)).upcard == JOKER:
             return seed
     return None
 
@@ -129,7 +130,7 @@ def scenarios(rules: RuleSet, games: int, base_seed: int) -> list[Scenario]:
     # dealer 1: seat 2 (an opponent) speaks first and goes alone; the bot defends
     out.append(Scenario("defending a lone hand", rules, s, 1, (bot, pass_all, go_alone, bot)))
     if rules.joker:
-        seed = _joker_seed(rules, base_seed)
+        seed = _joker_seed(rules, base_seed, 0)
         if seed is not None:
             out.append(Scenario("joker turned up", rules, seed, 0, (bot, pass_all, pass_all, pass_all)))
     return out
@@ -241,6 +242,9 @@ def expected_phases(rule_sets: dict[str, RuleSet]) -> list[str]:
     out = [p.value for p in phases]
     if any(r.joker for r in rule_sets.values()):
         out.append(Phase.DEALER_NAMES_TRUMP.value)
+    if any(r.who_may_go_alone is WhoMayGoAlone.ANY_PLAYER
+           or r.lone_defender is not LoneDefender.NOT_ALLOWED for r in rule_sets.values()):
+        out.append(Phase.GOING_ALONE.value)
     out += ["sat out (partner alone)", "played against a lone hand"]
     return out
 

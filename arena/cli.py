@@ -20,11 +20,11 @@ from arena.core.game import MAX_SEED
 from arena.core.rules import PRESETS, preset
 from arena.errors import ConfigError
 from arena.manifest import load_manifest, sample_bot_names
-from arena.runner import FaultPolicy
+from arena.runner import FaultPolicy, default_concurrency
 from arena.wire.transport import TimeControl
 
 
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -52,12 +52,6 @@ def _seconds(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError("must be more than 0 seconds")
     return value
-
-
-def _default_concurrency() -> int:
-    import os
-
-    return os.cpu_count() or 1
 
 
 def add_time_options(p: argparse.ArgumentParser) -> None:
@@ -91,11 +85,11 @@ def build_parser() -> argparse.ArgumentParser:
                        "and first dealers rotate.")
     m.add_argument("bot_a", metavar="BOT_A")
     m.add_argument("bot_b", metavar="BOT_B")
-    m.add_argument("--games", type=_positive_int, default=20, help="games to play (default 20)")
+    m.add_argument("--games", type=positive_int, default=20, help="games to play (default 20)")
     m.add_argument("--rules", default="standard", choices=list(PRESETS),
                    help="rule preset (default standard)")
     m.add_argument("--seed", type=_seed, default=1, help="seed of every deal (default 1)")
-    m.add_argument("--concurrency", type=_positive_int, default=_default_concurrency(),
+    m.add_argument("--concurrency", type=positive_int, default=default_concurrency(),
                    help="games at once (default: the number of cores)")
     m.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="folder for game records and bot logs (default runs/match-TIME)")
@@ -106,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "every preset it accepts, check legality and timing, and check it stops "
                        "cleanly. Prints what to fix.")
     c.add_argument("bot", metavar="BOT")
-    c.add_argument("--games", type=_positive_int, default=4,
+    c.add_argument("--games", type=positive_int, default=4,
                    help="games per preset (default 4)")
     c.add_argument("--per-decision", type=_seconds, default=TimeControl().per_decision,
                    metavar="SECONDS", help="time limit per decision")
@@ -120,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("game", nargs="+", metavar="GAME")
     r.add_argument("--seat", type=int, choices=range(4), default=None,
                    help="show only what this seat could see")
-    r.add_argument("--hand", type=int, default=None, metavar="K", help="start at hand K")
+    r.add_argument("--hand", type=int, default=None, metavar="K", help="show only hand K (from 0)")
     r.add_argument("--html", type=Path, default=None, metavar="OUT.html",
                    help="write a self-contained HTML viewer instead")
     r.add_argument("--json", action="store_true", help="print the record as JSON")
@@ -169,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0
+    except OSError as e:  # an output folder or file that cannot be written
+        print(f"arena: error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2
     parser.error(f"unknown command {args.command}")
     return 2  # pragma: no cover
 

@@ -82,6 +82,8 @@ from typing import Literal
 
 import trio
 
+from arena import ADDRESS_ENV
+
 __all__ = [
     "BotPool",
     "BotProcess",
@@ -94,7 +96,6 @@ __all__ = [
 
 Transport = Literal["unix", "tcp"]
 
-ADDRESS_ENV = "EUCHRE_BOT_ADDRESS"
 
 # After the bot exits and its group is SIGKILLed, the group is gone and the pipe reaches
 # EOF within milliseconds, unless a process escaped the group (setsid) and holds the pipe,

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.core.actions import ActionKind
-from arena.core.cards import JOKER, SUITS, card_label, card_suit
+from arena.core.cards import JOKER, SUITS, card_label
 from arena.core.errors import RuleSetError
 from arena.core.view import seat_view
 from arena.errors import ConfigError
@@ -26,9 +26,7 @@ from arena.gamelog import GameLog
 from arena.replay import Divergence, replay, verify
 from arena.wire import codec
 from arena.wire.gen.euchre.v1 import record_pb2
-
-SQLITE_MAGIC = b"SQLite format 3\x00"
-
+from ladder.store import is_database
 
 # --- reading -----------------------------------------------------------------------
 
@@ -57,14 +55,6 @@ def decode_record(data: bytes, where: str, json: bool = False) -> GameLog:
 
 def record_to_json(log: GameLog) -> str:
     return json_format.MessageToJson(codec.gamelog_to_pb(log), indent=2)
-
-
-def is_database(path: Path) -> bool:
-    try:
-        with path.open("rb") as f:
-            return f.read(16) == SQLITE_MAGIC
-    except OSError:
-        return False
 
 
 def iter_records(paths: list[str]) -> Iterator[tuple[str, GameLog]]:
@@ -110,7 +100,7 @@ def load_game(refs: list[str]) -> GameLog:
 # --- terminal view -------------------------------------------------------------------
 
 
-def card_text(card: int, trump: int | None = None) -> Text:
+def card_text(card: int) -> Text:
     label = card_label(card)
     if card == JOKER:
         return Text(label, style="bold magenta")
@@ -118,12 +108,12 @@ def card_text(card: int, trump: int | None = None) -> Text:
     return Text(label, style="bold red" if red else "bold")
 
 
-def cards_text(cards, trump: int | None = None) -> Text:
+def cards_text(cards) -> Text:
     t = Text()
     for i, c in enumerate(sorted(cards)):
         if i:
             t.append(" ")
-        t.append_text(card_text(c, trump))
+        t.append_text(card_text(c))
     return t
 
 
@@ -175,8 +165,11 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
     if log.faults:
         console.print("[bold red]faults:")
         for f in log.faults:
-            console.print(f"  hand {f.hand_number}, {names[f.seat]}: {f.kind.value}: "
-                          f"{f.detail.splitlines()[0] if f.detail else ''}")
+            # A fault's detail may quote a bot's output (its cards, say): from a seat,
+            # only that seat's own faults show it.
+            own = seat is None or seat == f.seat
+            detail = f": {f.detail.splitlines()[0]}" if f.detail and own else ""
+            console.print(f"  hand {f.hand_number}, {names[f.seat]}: {f.kind.value}{detail}")
 
 
 class _HandPrinter:
@@ -189,6 +182,7 @@ class _HandPrinter:
         game = point.game
         self.hand = h = game.hand  # kept: the game moves on to the next hand at the end
         self.printed = 0
+        self.trump_shown = False
         console.rule(f"hand {self.hand_log.hand_number} · dealer {names[h.dealer]} · "
                      f"score {game.scores[0]}-{game.scores[1]}")
         console.print(Text("upcard ") + card_text(h.upcard))
@@ -212,8 +206,18 @@ class _HandPrinter:
             self.console.print(line)
         self.printed = len(self.hand.tricks)
 
-    def action(self, point) -> None:
+    def _flush(self) -> None:
+        """What the engine decided since the last action: trump made, tricks finished."""
+        h = self.hand
+        if h.trump is not None and not self.trump_shown:
+            self.trump_shown = True
+            suit = SUITS[h.trump]
+            self.console.print(f"  [bold]trump {suit.symbol} {suit.name.lower()}[/bold], made by "
+                               f"{self.names[h.maker]} (team {h.makers_team})")
         self._flush_tricks()
+
+    def action(self, point) -> None:
+        self._flush()
         game, la, seat, names = point.game, point.logged, self.seat, self.names
         kind = la.action.kind
         if kind is ActionKind.PLAY:
@@ -226,13 +230,9 @@ class _HandPrinter:
         if la.substituted:
             text.append("  (played by the arena after a fault)", style="red")
         self.console.print(Text("  ") + text)
-        if kind in (ActionKind.ORDER_UP, ActionKind.NAME_TRUMP):
-            suit = card_suit(self.hand.upcard) if kind is ActionKind.ORDER_UP else la.action.suit
-            self.console.print(f"  [bold]trump {suit.symbol} {suit.name.lower()}[/bold], "
-                               f"makers team {la.seat % 2}")
 
     def end(self) -> None:
-        self._flush_tricks()
+        self._flush()
         hl, names = self.hand_log, self.names
         r = hl.result
         if r is None:

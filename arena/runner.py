@@ -8,6 +8,7 @@ in the game's log, and the game ends as the fault policy says.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -78,6 +79,18 @@ class BotInstance:
         return not self.needs_restart and (self.process is None or self.process.running)
 
 
+def default_concurrency() -> int:
+    """One game per core this process may run on (a container's CPU set, not the host's)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def _key(manifest: BotManifest, index: int) -> tuple[str, str, int]:
+    return (manifest.name, manifest.digest, index)
+
+
 class Worker:
     """Plays games one after another with processes it keeps between them."""
 
@@ -103,17 +116,27 @@ class Worker:
     async def instance(self, manifest: BotManifest, index: int) -> BotInstance:
         """The index-th process of this bot in this worker, started or restarted if needed;
         raises BotFault(START_FAILED or REFUSED_RULES)."""
-        key = (manifest.name, manifest.digest, index)
-        inst = self._instances.get(key)
+        key = _key(manifest, index)
+        inst = self._instances.pop(key, None)
         if inst is not None and inst.alive:
+            self._instances[key] = inst  # to the back: the most recently used
             return inst
         if inst is not None:
+            self._instances[key] = inst
             await self._retire(key)
-        if len(self._instances) >= self.max_processes:
-            await self._retire(next(iter(self._instances)))
         inst = await self._start(manifest, index)
         self._instances[key] = inst
         return inst
+
+    async def make_room(self, wanted: Sequence[tuple[BotManifest, int]]) -> None:
+        """Stops the least recently used processes that the next game does not need, so
+        that it never holds more than max_processes (many bots, few workers)."""
+        keep = {_key(m, i) for m, i in wanted}
+        missing = len(keep - self._instances.keys())
+        for key in [k for k in self._instances if k not in keep]:
+            if len(self._instances) + missing <= self.max_processes:
+                break
+            await self._retire(key)
 
     async def _start(self, manifest: BotManifest, index: int) -> BotInstance:
         process = None
@@ -176,6 +199,8 @@ class _Seat:
     decisions: int = 0
     out: bool = False
     """Out of this game (crashed, start failed, bank spent): substituted from now on."""
+    started: bool = False
+    """StartGame was answered: only then does the bot hear EndGame."""
 
 
 class _Forfeit(Exception):
@@ -245,12 +270,15 @@ class GameRun:
         ]
         self.log.seats = tuple(seats)
         counts: dict[str, int] = {}
+        wanted: list[tuple[_Seat, BotManifest, int]] = []
         for st in self.seats:
             m = st.manifest
             if isinstance(m, HouseSeat):
                 continue
-            index = counts.get(m.name, 0)
-            counts[m.name] = index + 1
+            wanted.append((st, m, counts.get(m.name, 0)))
+            counts[m.name] = counts.get(m.name, 0) + 1
+        await self.worker.make_room([(m, i) for _, m, i in wanted])
+        for st, m, index in wanted:
             try:
                 st.instance = await self.worker.instance(m, index)
             except BotFault as e:
@@ -272,6 +300,7 @@ class GameRun:
                         self.spec.game_id, st.seat, self.spec.rules, names,
                         self.spec.time_control,
                     )
+                st.started = True
             except BotFault as e:
                 failures.append((st, e))
             except trio.TooSlowError:
@@ -324,11 +353,13 @@ class GameRun:
             )
             charged = max(0.0, elapsed - tc.allowance)
             if charged > limit:
+                st.bank -= charged
                 raise BotFault(
                     FaultKind.TIMEOUT, f"answered after {elapsed:.3f} s; the limit was {limit:.3f} s"
                 )
             st.bank -= charged
             return action, elapsed
+        st.bank -= limit
         raise BotFault(
             FaultKind.TIMEOUT,
             f"no answer within {limit:.3f} s (plus {tc.allowance:.2f} s allowance)",
@@ -377,9 +408,6 @@ def seat_assignment(bot_a: BotManifest, bot_b: BotManifest, a_team: int) -> tupl
     """The bots by seat when bot_a plays as team a_team (seats a_team and a_team + 2)."""
     return tuple(bot_a if seat % 2 == a_team else bot_b for seat in range(4))
 
-
-def pairing_label(seats: Sequence[BotManifest]) -> str:
-    return f"{seats[0].name}+{seats[2].name} vs {seats[1].name}+{seats[3].name}"
 
 
 async def run_games(

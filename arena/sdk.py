@@ -21,13 +21,14 @@ import os
 import sys
 from collections.abc import Sequence
 
+from arena import ADDRESS_ENV
 from arena.core.actions import Action
 from arena.core.events import Event
 from arena.core.rules import RuleSet
 from arena.core.view import SeatView
 from arena.wire.transport import BotHandler, BotIdentity, serve
 
-ADDRESS_VARIABLE = "EUCHRE_BOT_ADDRESS"
+ADDRESS_VARIABLE = ADDRESS_ENV
 
 
 class Bot:
@@ -96,5 +97,5 @@ def run(bot: Bot, address: str | None = None) -> None:
         )
     try:
         serve(_Handler(bot), address)
-    except OSError as e:
+    except (OSError, RuntimeError) as e:  # grpcio says RuntimeError when it cannot bind
         sys.exit(f"{bot.name}: cannot listen on {address}: {e}")

@@ -109,7 +109,7 @@ def collect_stats(logs: Iterable[GameLog]) -> dict[str, BotStats]:
                 maker.marches += 1
             if outcome is Outcome.EUCHRED:
                 maker.euchred += 1
-                for name in {names[(r.maker + 1) % 4], names[(r.maker + 3) % 4]}:
+                for name in {names[s] for s in names if s % 2 != r.maker % 2}:
                     get(name).euchres += 1
             for seat in r.alone:
                 a = get(names[seat])

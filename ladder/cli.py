@@ -14,6 +14,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from arena.cli import positive_int
 from arena.core.errors import RuleSetError
 from arena.errors import ConfigError
 
@@ -23,16 +24,6 @@ EXIT_OK = 0
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
 
 
 def _add_by(p: argparse.ArgumentParser) -> None:
@@ -67,9 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--new-version", action="store_true",
                    help="rate bots that changed since their games were played as new versions "
                    "(name@v2) instead of refusing to go on")
-    r.add_argument("--games", type=_positive_int, default=None, metavar="N",
+    r.add_argument("--games", type=positive_int, default=None, metavar="N",
                    help="games per pairing (overrides the file; more extends a ladder)")
-    r.add_argument("--concurrency", type=_positive_int, default=None, metavar="N",
+    r.add_argument("--concurrency", type=positive_int, default=None, metavar="N",
                    help="games at once (overrides the file; default: the number of cores)")
     r.add_argument("--db", type=Path, default=None, metavar="PATH",
                    help="database to use (overrides the file)")
@@ -81,9 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run ladders/demo.toml (the sample bots, about a minute on two cores) "
         "into a fresh database under runs/demo, then print the standings.",
     )
-    d.add_argument("--games", type=_positive_int, default=None, metavar="N",
+    d.add_argument("--games", type=positive_int, default=None, metavar="N",
                    help="games per pairing (default: as in the file; even)")
-    d.add_argument("--concurrency", type=_positive_int, default=None, metavar="N",
+    d.add_argument("--concurrency", type=positive_int, default=None, metavar="N",
                    help="games at once (default: the number of cores)")
     d.add_argument("--out", type=Path, default=Path("runs") / "demo", metavar="DIR",
                    help="folder for the database and bot logs (default runs/demo)")
@@ -106,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--bot", default=None, metavar="NAME",
                    help="only games of this bot (a name covers all its versions)")
     g.add_argument("--faults", action="store_true", help="only games with faults")
-    g.add_argument("--limit", type=_positive_int, default=None, metavar="N",
+    g.add_argument("--limit", type=positive_int, default=None, metavar="N",
                    help="at most N games")
     g.add_argument("--json", action="store_true", help="print JSON lines")
 
@@ -213,6 +204,9 @@ def _run(cfg, *, fresh: bool, new_versions: bool, quiet: bool, by: str) -> int:
     from ladder.store import Store
     from ladder.tables import standings_table
 
+    if by == "pairs" and not cfg.duplicate:
+        raise ConfigError(f"{cfg.source}: this ladder is not played in duplicate pairs; "
+                          "use --by games")
     observer = None if quiet else LiveView(by=by)
     summary = run_ladder(cfg, fresh=fresh, new_versions=new_versions, observer=observer)
     with Store.open(cfg.database) as store:

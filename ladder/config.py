@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import os
 import re
 import tomllib
 from collections.abc import Sequence
@@ -48,7 +47,7 @@ from arena.core.game import MAX_SEED
 from arena.core.rules import OPTION_NAMES, PRESETS, RuleSet, preset
 from arena.errors import ConfigError
 from arena.manifest import BotManifest, load_manifest
-from arena.runner import FaultPolicy
+from arena.runner import FaultPolicy, default_concurrency
 from arena.wire.transport import TimeControl
 
 ROUND_ROBIN = "round-robin"
@@ -67,14 +66,6 @@ _BOT_KEYS = ("name", "bot", "address")
 # two characters are kept out of ladder names; slashes and spaces are refused by manifests.
 _NAME_RE = re.compile(r"^[^\s/\\~@]+$")
 _TOML_LINE_RE = re.compile(r"\(at line (\d+), column \d+\)")
-
-
-def default_concurrency() -> int:
-    """The cores this process may run on (a container's CPU set, not the host's count)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True)

@@ -245,8 +245,14 @@ class Store:
         if not write:
             if not path.is_file():
                 raise StoreError(f"{path}: no ladder database there (run the ladder first)")
-            conn = _connect(path)
-            _check_schema(conn, path)
+            # Read-only, and no journal-mode pragma (a write): readers never change the file.
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None,
+                                   timeout=30.0)
+            try:
+                _check_schema(conn, path)
+            except sqlite3.Error as e:
+                conn.close()
+                raise StoreError(f"{path}: cannot read the ladder database: {e}") from None
             return cls(conn, path, None)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = _lock(path)
@@ -561,8 +567,11 @@ def _decode(blob: bytes) -> GameLog:
 def get_replay(path: Path, game_id: str) -> bytes | None:
     """One game's record (a serialized euchre.v1.GameRecord), or None: for `arena replay`."""
     with Store.open(path) as store:
-        row = store.conn.execute("SELECT record FROM games WHERE game_id = ?",
-                                 (game_id,)).fetchone()
+        try:
+            row = store.conn.execute("SELECT record FROM games WHERE game_id = ?",
+                                     (game_id,)).fetchone()
+        except sqlite3.Error as e:
+            raise StoreError(f"{path}: cannot read the ladder database: {e}") from None
     return None if row is None else row[0]
 
 
@@ -570,7 +579,10 @@ def iter_replays(path: Path) -> Iterator[tuple[str, bytes]]:
     """(game id, serialized record) of every stored game in schedule order: for `arena
     verify`. Reads one row at a time, so a large ladder is never all in memory."""
     with Store.open(path) as store:
-        yield from store.conn.execute("SELECT game_id, record FROM games ORDER BY seq, game_id")
+        try:
+            yield from store.conn.execute("SELECT game_id, record FROM games ORDER BY seq, game_id")
+        except sqlite3.Error as e:
+            raise StoreError(f"{path}: cannot read the ladder database: {e}") from None
 
 
 def is_database(path: Path) -> bool:

@@ -50,10 +50,19 @@ class Action:
     ) -> Action:
         key = (kind, suit, card, alone)
         found = _INTERNED.get(key)
-        if found is not None and (card is None or type(card) is int):
+        if (
+            found is not None
+            and (card is None or type(card) is int)
+            and (suit is None or type(suit) in (Suit, int))
+            and type(alone) is bool
+        ):
             return found  # (True == 1 and 1.0 == 1 hash alike: those go on to be refused)
         kind = ActionKind(kind)
+        if type(alone) is not bool:
+            raise ValueError(f"alone must be true or false, not {alone!r}")
         if suit is not None:
+            if isinstance(suit, bool) or not isinstance(suit, int):
+                raise ValueError(f"no such suit: {suit!r}")
             suit = Suit(suit)
         needs_suit = kind is ActionKind.NAME_TRUMP
         needs_card = kind in (ActionKind.DISCARD, ActionKind.PLAY)
@@ -71,8 +80,8 @@ class Action:
         object.__setattr__(obj, "kind", kind)
         object.__setattr__(obj, "suit", suit)
         object.__setattr__(obj, "card", card)
-        object.__setattr__(obj, "alone", bool(alone))
-        _INTERNED[key] = _INTERNED[(kind, suit, card, bool(alone))] = obj
+        object.__setattr__(obj, "alone", alone)
+        _INTERNED[key] = _INTERNED[(kind, suit, card, alone)] = obj
         return obj
 
     def __setattr__(self, name: str, value: object) -> None:

@@ -50,9 +50,6 @@ class Phase(Enum):
     HAND_OVER = "hand_over"
 
 
-BIDDING_PHASES = frozenset({Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.DEALER_NAMES_TRUMP})
-
-
 @dataclass(frozen=True, slots=True)
 class Trick:
     leader: int
@@ -195,20 +192,9 @@ class HandState:
             legal = self._legal = self._compute_legal()
         return legal
 
-    def legal_cards(self) -> list[Card]:
-        """The cards the seat to act may play (PLAY phase only)."""
-        hand = self.hands[self.turn]
-        plays = self.trick_plays
-        if not plays:
-            return hand
-        eff = self._eff
-        led = eff[plays[0][1]]
-        follow = [c for c in hand if eff[c] == led]
-        return follow or hand
-
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
-        if phase is Phase.PLAY:  # legal_cards(), inlined: most decisions are plays
+        if phase is Phase.PLAY:  # most decisions are plays
             play = A.PLAY
             hand = self.hands[self.turn]
             plays = self.trick_plays

@@ -34,6 +34,12 @@ class MalformedMessage(ValueError):
 # --- cards and suits -------------------------------------------------------------
 
 
+def _pair(values) -> tuple[int, int]:
+    return (values[0], values[1]) if len(values) == 2 else (0, 0)
+
+
+
+
 def suit_to_pb(suit: int | None) -> int:
     return pb.SUIT_UNSPECIFIED if suit is None else int(suit) + 1
 
@@ -234,7 +240,7 @@ def view_from_pb(msg: pb.SeatView, rules: RuleSet) -> SeatView:
         rules=rules,
         hand_number=msg.hand_number,
         dealer=msg.dealer,
-        scores=(msg.scores[0], msg.scores[1]) if len(msg.scores) == 2 else (0, 0),
+        scores=_pair(msg.scores),
         phase=_PHASE_FROM_PB[msg.phase],
         turn=msg.turn if msg.HasField("turn") else None,
         hand=cards_from_pb(msg.hand),
@@ -249,7 +255,7 @@ def view_from_pb(msg: pb.SeatView, rules: RuleSet) -> SeatView:
         discard=card_from_pb(msg.discard) if msg.HasField("discard") else None,
         tricks=tuple(_trick_from_pb(t) for t in msg.tricks),
         current_trick=_trick_from_pb(msg.current_trick) if msg.HasField("current_trick") else None,
-        tricks_won=(msg.tricks_won[0], msg.tricks_won[1]) if len(msg.tricks_won) == 2 else (0, 0),
+        tricks_won=_pair(msg.tricks_won),
     )
 
 
@@ -274,7 +280,7 @@ def result_from_pb(msg: pb.HandResult) -> HandResult:
         trump=None if msg.trump == pb.SUIT_UNSPECIFIED else suit_from_pb(msg.trump),
         maker=msg.maker if msg.HasField("maker") else None,
         alone=tuple(msg.alone),
-        tricks_won=(msg.tricks_won[0], msg.tricks_won[1]) if len(msg.tricks_won) == 2 else (0, 0),
+        tricks_won=_pair(msg.tricks_won),
         score=Score(
             _OUTCOME_FROM_PB.get(msg.outcome, Outcome.THROWN_IN),
             msg.scoring_team if msg.HasField("scoring_team") else None,
@@ -331,11 +337,11 @@ def event_from_pb(msg: pb.Event) -> Event:
         return HandStarted(m.hand_number, m.dealer, card_from_pb(m.upcard), cards_from_pb(m.hand))
     if which == "hand_ended":
         s = msg.hand_ended.scores
-        return HandEnded(result_from_pb(msg.hand_ended.result), (s[0], s[1]) if len(s) == 2 else (0, 0))
+        return HandEnded(result_from_pb(msg.hand_ended.result), _pair(s))
     if which == "game_ended":
         m = msg.game_ended
         s = m.scores
-        return GameEnded((s[0], s[1]) if len(s) == 2 else (0, 0), m.winning_team, m.forfeit)
+        return GameEnded(_pair(s), m.winning_team, m.forfeit)
     raise MalformedMessage("empty event")
 
 
@@ -386,10 +392,6 @@ def gamelog_to_pb(log: GameLog) -> record_pb.GameRecord:
             decision_number=f.decision_number, detail=f.detail, substituted=f.substituted,
         )
     return msg
-
-
-def _pair(values) -> tuple[int, int]:
-    return (values[0], values[1]) if len(values) == 2 else (0, 0)
 
 
 def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:

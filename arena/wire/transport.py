@@ -76,6 +76,7 @@ def _timeout_from_deadline() -> float | None:
 
 _STATUS_KINDS = {
     grpc.StatusCode.DEADLINE_EXCEEDED: FaultKind.TIMEOUT,
+    grpc.StatusCode.UNKNOWN: FaultKind.MALFORMED,  # the bot's handler raised an error
     grpc.StatusCode.UNAVAILABLE: FaultKind.DISCONNECTED,
     grpc.StatusCode.CANCELLED: FaultKind.DISCONNECTED,
     grpc.StatusCode.RESOURCE_EXHAUSTED: FaultKind.MALFORMED,
@@ -124,15 +125,17 @@ class BotClient:
                 token.run_sync_soon(wake)
 
         def abort(_: object) -> trio.lowlevel.Abort:
+            if future.done():
+                # The answer arrived (its time is stamped) and its wake is on its way: a
+                # cancel that trio got to first, say because the trio thread was busy,
+                # must not turn an answer in time into a timeout.
+                return trio.lowlevel.Abort.FAILED
             waiting[0] = False
             future.cancel()  # the bot sees the cancel
             return trio.lowlevel.Abort.SUCCEEDED
 
         sent = time.monotonic()
-        try:
-            future = method.future(request, timeout=_timeout_from_deadline())
-        except ValueError as e:  # e.g. a message over the size limit
-            raise BotFault(FaultKind.MALFORMED, f"{name}: {e}") from None
+        future = method.future(request, timeout=_timeout_from_deadline())
         future.add_done_callback(on_done)
         await trio.lowlevel.wait_task_rescheduled(abort)
         try:
