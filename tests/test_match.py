@@ -27,10 +27,10 @@ pytestmark = pytest.mark.usefixtures("no_bot_left")
 
 
 def play(tmp_path, bot_a, bot_b, games=2, policy=FaultPolicy.FORFEIT, rules="standard",
-         concurrency=1, per_decision=1.0, transport="unix"):
+         concurrency=1, per_decision=1.0, transport="unix", bank=30.0):
     cfg = MatchConfig(
         bot_a=bot_a, bot_b=bot_b, games=games, rules=preset(rules), seed=7,
-        concurrency=concurrency, time_control=TimeControl(per_decision=per_decision, bank=30.0),
+        concurrency=concurrency, time_control=TimeControl(per_decision=per_decision, bank=bank),
         fault_policy=policy, out_dir=tmp_path, transport=transport,
     )
     logs = []
@@ -74,6 +74,7 @@ def test_tcp_transport_works(tmp_path):
         ("garbage", FaultKind.MALFORMED),
         ("lacks-card", FaultKind.ILLEGAL_ACTION),
         ("wrong-phase", FaultKind.ILLEGAL_ACTION),
+        ("raise", FaultKind.MALFORMED),
     ],
 )
 def test_misbehaving_bot_forfeits_with_the_right_fault(tmp_path, mode, kind):
@@ -221,3 +222,46 @@ def test_sdk_bot_without_address_explains_itself():
     )
     assert proc.returncode != 0
     assert "EUCHRE_BOT_ADDRESS" in proc.stderr
+
+
+def test_timeouts_spend_the_bank_then_the_arena_stops_asking(tmp_path):
+    # A bot over its limit on every decision: each timeout spends the 0.2 s limit from a
+    # 0.5 s bank, so after three the seat is played by the arena without waiting.
+    logs = play(tmp_path, misbehaving_bot(tmp_path, "sleepy"), load_manifest("random"), games=1,
+                policy=FaultPolicy.SUBSTITUTE, per_decision=0.2, bank=0.5)
+    log = logs[0]
+    assert log.end is GameEnd.COMPLETED
+    sleepy_seats = {s.seat for s in log.seats if s.name == "sleepy"}
+    for seat in sleepy_seats:
+        faults = [f for f in log.faults if f.seat == seat]
+        assert 3 <= len(faults) <= 4, faults
+        assert all(f.kind is FaultKind.TIMEOUT for f in faults)
+    decisions = sum(1 for h in log.hands for a in h.actions if a.seat in sleepy_seats)
+    assert decisions > 20  # the rest were substituted without asking
+
+
+def test_a_worker_with_few_process_slots_rotates_them_without_harming_a_game(tmp_path):
+    from dataclasses import replace
+
+    from arena.processes import open_bot_pool
+    from arena.runner import GameSpec, Worker, play_game
+
+    base = load_manifest("random")
+    bots = [replace(base, name=n) for n in ("r1", "r2", "r3")]
+
+    async def main():
+        async with open_bot_pool() as pool:
+            worker = Worker(pool, preset("standard"), tmp_path, max_processes=4)
+            logs = []
+            # the second game keeps r1 (seat 0) and needs r3: an LRU that ignored which
+            # processes the game holds would stop r1 under seat 0 to make room
+            for i, (a, b) in enumerate([(0, 1), (0, 2), (1, 2), (2, 0)]):
+                seats = (bots[a], bots[b], bots[a], bots[b])
+                spec = GameSpec(f"g{i}", preset("standard"), 100 + i, 0, seats)
+                logs.append(await play_game(worker, spec))
+                assert len(worker._instances) <= 4
+            await worker.close()
+            return logs
+
+    for log in trio.run(main):
+        assert log.end is GameEnd.COMPLETED and not log.faults, log.faults

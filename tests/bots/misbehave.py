@@ -15,6 +15,8 @@ what the SDK never would. Modes:
   slow          sleeps 0.3 s on each of its first 6 decisions (inside a 1 s limit)
   record        plays legally and appends every DecideRequest to $RECORD_FILE
   ignore-term   plays legally but ignores SIGTERM
+  sleepy        takes 1 s over every decision
+  raise         raises an error in its Decide handler
 """
 
 import os
@@ -73,6 +75,10 @@ class Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
             action = types_pb2.Action(kind=types_pb2.ACTION_KIND_GO_ALONE)
         elif MODE == "flood":
             sys.stderr.write("x" * 200_000 + "\n")
+        elif MODE == "sleepy":
+            time.sleep(1.0)
+        elif MODE == "raise":
+            raise RuntimeError("a bug in the bot")
         elif MODE == "slow" and self.decisions <= 6:
             time.sleep(0.3)
         return bot_pb2.DecideResponse(action=action)
