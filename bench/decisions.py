@@ -101,6 +101,43 @@ async def measure_round_trips(calls: int, block: int) -> tuple[list[float], list
     return arena_times, bare_times, size
 
 
+async def bridge_floor(calls: int) -> dict[str, float]:
+    """The bridge alone, with no arena code: what a blocking call costs, against a sync
+    stub's future woken through trio's token (the arena's way) and trio.to_thread. It
+    shows how much of the ratio is the trio/gRPC hand-off itself."""
+    views = sample_states(50)
+    requests = [bare_request(v) for v in views]
+    log_dir = Path(tempfile.mkdtemp(prefix="bench-bridge-"))
+    out: dict[str, list[float]] = {"blocking call": [], "future + trio token": [],
+                                   "trio.to_thread": []}
+    async with open_bot_pool() as pool:
+        spec = LaunchSpec("trivial", (sys.executable, str(ROOT / "bench" / "trivial_bot.py")),
+                          ROOT, {"PYTHONPATH": str(ROOT)})
+        proc = await pool.start(spec, log_path=log_dir / "trivial.log")
+        channel = grpc.insecure_channel(proc.address)
+        stub = bot_pb2_grpc.EuchreBotServiceStub(channel)
+        token = trio.lowlevel.current_trio_token()
+        for _ in range(max(1, calls // 150)):
+            for i in range(50):
+                req = requests[i]
+                t0 = time.perf_counter()
+                stub.Decide(req, timeout=5)
+                out["blocking call"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                task = trio.lowlevel.current_task()
+                future = stub.Decide.future(req, timeout=5)
+                future.add_done_callback(
+                    lambda _, task=task: token.run_sync_soon(trio.lowlevel.reschedule, task))
+                await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
+                future.result()
+                out["future + trio token"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                await trio.to_thread.run_sync(stub.Decide, req)
+                out["trio.to_thread"].append(time.perf_counter() - t0)
+        channel.close()
+    return {k: statistics.median(v) * 1000 for k, v in out.items()}
+
+
 def match_throughput(games: int, concurrency: int) -> None:
     from arena.match import MatchConfig, match_specs
     from arena.runner import FaultPolicy, run_games
@@ -151,6 +188,11 @@ def main() -> None:
     print(f"  through the arena   median {a:.3f} ms   mean {statistics.fmean(arena_t) * 1000:.3f} ms")
     print(f"  bare grpcio         median {b:.3f} ms   mean {statistics.fmean(bare_t) * 1000:.3f} ms")
     print(f"ratio: {a / b:.2f}")
+    floor = trio.run(bridge_floor, args.calls)
+    base = floor["blocking call"]
+    print("the trio/gRPC bridge alone (no arena code), median per call:")
+    for name, ms in floor.items():
+        print(f"  {name:<22} {ms:.3f} ms   ({ms / base:.2f} x the blocking call)")
     match_throughput(args.games, os.cpu_count() or 1)
 
 
