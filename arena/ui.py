@@ -16,24 +16,27 @@ from rich.progress import (
 from arena.gamelog import GameLog
 
 
+def progress_columns() -> tuple:
+    """The progress line of matches and ladders: games done of total, games/s, ETA, faults."""
+    return (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[faults]}"),
+    )
+
+
 class GameProgress:
     """A progress bar: games done of total, games/s, ETA, faults so far."""
 
     def __init__(self, total: int, title: str, done: int = 0, console: Console | None = None):
         self.console = console or Console(stderr=True)
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TaskProgressColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TextColumn("eta"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[faults]}"),
-            console=self.console,
-            transient=False,
-        )
+        self.progress = Progress(*progress_columns(), console=self.console, transient=False)
         self.task = self.progress.add_task(title, total=total, completed=done, rate="",
                                            faults="")
         self.faults = 0

@@ -17,16 +17,11 @@ from collections.abc import Sequence
 from rich.console import Console, Group
 from rich.live import Live
 from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
     Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.table import Table
 
+from arena.ui import progress_columns
 from ladder.standings import BY_GAMES, compute_standings
 from ladder.store import GameRow
 from ladder.tables import standings_table
@@ -52,18 +47,7 @@ class LiveView:
         self._last_line = 0.0
         self._table: Table | None = None
         self._live: Live | None = None
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TaskProgressColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TextColumn("eta"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[faults]}"),
-            console=self.console,
-        )
+        self.progress = Progress(*progress_columns(), console=self.console)
         self.task = None
 
     # --- run events ---------------------------------------------------------------------
