@@ -4,6 +4,7 @@ and a seat's view in the terminal that shows nothing that seat could not see."""
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 
@@ -116,3 +117,32 @@ def test_bad_inputs_are_one_line_errors(tmp_path):
         proc = arena(*args)
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert proc.stderr.startswith("arena: error:") and "Traceback" not in proc.stderr
+
+
+def test_a_ladder_database_replays_verifies_and_catches_tampering(tmp_path):
+    (tmp_path / "l.toml").write_text(
+        'bots = ["random", { name = "random-b", bot = "random" }]\n'
+        "games_per_pairing = 2\nconcurrency = 1\nseed = 5\n"
+    )
+    proc = subprocess.run([sys.executable, "-m", "ladder.cli", "run", str(tmp_path / "l.toml"),
+                           "--quiet"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    db = tmp_path / "l.sqlite"
+    assert arena("verify", str(db)).returncode == 0
+    with sqlite3.connect(db) as conn:
+        game_id, blob = conn.execute("SELECT game_id, record FROM games ORDER BY seq").fetchone()
+    shown = arena("replay", str(db), game_id)
+    assert shown.returncode == 0 and game_id in shown.stdout
+    html = tmp_path / "g.html"
+    assert arena("replay", str(db), game_id, "--html", str(html)).returncode == 0
+    assert html.stat().st_size > 10_000
+    msg = record_pb2.GameRecord.FromString(blob)
+    msg.final_scores[1] += 3
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET record = ? WHERE game_id = ?",
+                     (msg.SerializeToString(), game_id))
+    proc = arena("verify", str(db))
+    assert proc.returncode == 1
+    assert game_id in proc.stdout and "final score" in proc.stdout
+    missing = arena("replay", str(db), "no-such-game")
+    assert missing.returncode == 2 and "no game" in missing.stderr
