@@ -93,18 +93,6 @@ def _trick_json(leader: int, plays, winner: int | None) -> list:
     return [leader, flat, winner]
 
 
-def _card_counts(v: SeatView) -> list[int]:
-    """How many cards each seat holds: public (what was dealt less what was played, the
-    dealer's sixth card while discarding), never looking at another seat's cards."""
-    counts = [v.rules.cards_per_hand] * 4
-    for t in (*v.tricks, *((v.current_trick,) if v.current_trick else ())):
-        for seat, _ in t.plays:
-            counts[seat] -= 1
-    if v.dealer_took_upcard and v.phase is Phase.DEALER_DISCARD:
-        counts[v.dealer] += 1
-    return counts
-
-
 def _public(v: SeatView) -> dict[str, Any]:
     """What every seat's view holds alike (the table). Built from one seat's view."""
     return {
@@ -126,8 +114,8 @@ def _public(v: SeatView) -> dict[str, Any]:
         if v.current_trick
         else None,
         "tw": list(v.tricks_won),
-        "n": _card_counts(v),
-        "ks": v.rules.deck - 4 * v.rules.cards_per_hand,
+        "n": v.cards_held(),
+        "ks": v.rules.kitty_size,
     }
 
 

@@ -421,8 +421,8 @@ class Store:
         if any(sb.name != seat_labels[sb.seat] for sb in log.seats):
             raise ValueError(f"{game.game_id}: seats {log.seats}, planned {seat_labels}")
         if len(log.seats) < 4:
-            # A game forfeited while its bots were starting may list only the seats filled
-            # so far; the plan says who held the others, and a record must name all four.
+            # A record from elsewhere may list only some seats (the runner names all four);
+            # the plan says who held the others, and a stored record must name all four.
             have = {sb.seat: sb for sb in log.seats}
             log = replace(log, seats=tuple(
                 have.get(seat) or SeatBot(seat, seat_labels[seat], "") for seat in range(4)
@@ -494,11 +494,6 @@ class Store:
         if row is None:
             raise StoreError(f"{self.path}: no game {game_id!r}")
         return _decode(row[0])
-
-    def records(self) -> Iterator[GameLog]:
-        """Every stored record, in schedule order (decoded one at a time)."""
-        for (blob,) in self.conn.execute("SELECT record FROM games ORDER BY seq, game_id"):
-            yield _decode(blob)
 
     def bot_stats(self) -> dict[str, BotStats]:
         """Per-bot figures summed over every stored game (by label)."""

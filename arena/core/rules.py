@@ -74,6 +74,11 @@ class RuleSet:
     def tricks_per_hand(self) -> int:
         return 5
 
+    @property
+    def kitty_size(self) -> int:
+        """Cards left after the deal (the upcard among them)."""
+        return self.deck - self.seats * self.cards_per_hand
+
     def with_options(self, **options: Any) -> RuleSet:
         """A copy with some options changed (named "custom" unless a name is given)."""
         unknown = sorted(set(options) - OPTION_NAMES)

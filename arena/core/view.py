@@ -56,6 +56,17 @@ class SeatView:
     legal_actions: tuple[Action, ...] = ()
     """What this seat may do now: empty unless it is this seat's turn."""
 
+    def cards_held(self) -> list[int]:
+        """How many cards each seat holds, from public facts only: what was dealt, less
+        what was played, plus the upcard while the dealer who took it discards."""
+        counts = [self.rules.cards_per_hand] * self.rules.seats
+        for t in (*self.tricks, *((self.current_trick,) if self.current_trick else ())):
+            for seat, _ in t.plays:
+                counts[seat] -= 1
+        if self.dealer_took_upcard and self.phase is Phase.DEALER_DISCARD:
+            counts[self.dealer] += 1
+        return counts
+
     def visible_cards(self) -> set[Card]:
         """Every card this view reveals (for checks that nothing hidden leaked)."""
         cards = set(self.hand) | {self.upcard}
