@@ -178,11 +178,12 @@ def _observe(log: GameLog, bot_seats: set[int], report: Report) -> None:
 
 
 async def _run(bot: BotManifest, games: int, per_decision: float, report: Report,
-               rule_sets: dict[str, RuleSet], log_dir: Path) -> None:
+               rule_sets: dict[str, RuleSet], log_dir: Path, sandbox: bool = True) -> None:
     tc = TimeControl(per_decision=per_decision, bank=max(60.0, per_decision * 40))
     async with open_bot_pool() as pool:
         for label, rules in rule_sets.items():
-            worker = Worker(pool, rules, log_dir, name=label.replace(" ", "_").replace(",", ""))
+            worker = Worker(pool, rules, log_dir, name=label.replace(" ", "_").replace(",", ""),
+                            sandbox=sandbox)
             try:
                 started = time.monotonic()
                 try:
@@ -252,7 +253,13 @@ def expected_phases(rule_sets: dict[str, RuleSet]) -> list[str]:
 def cmd_check_bot(args: argparse.Namespace) -> int:
     import tempfile
 
+    from arena.cli import check_sandbox_args
+    from arena.sandbox import DEFAULT_CAPS
+
     bot = load_manifest(args.bot)
+    sandbox = check_sandbox_args(args)
+    if sandbox and bot.command is not None:
+        bot.sandbox(DEFAULT_CAPS)  # a manifest asking for more than the caps is an error
     log_dir = Path(tempfile.mkdtemp(prefix="euchre-check-"))
     every = dict(PRESETS) | EXTRA_RULES
     if args.rules:
@@ -262,8 +269,10 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
     rule_sets = {k: every[k] for k in (args.rules or every)}
     report = Report()
     console = Console()
-    console.print(f"checking [bold]{bot.label}[/bold] ({bot.source}); bot logs in {log_dir}")
-    trio.run(_run, bot, args.games, args.per_decision, report, rule_sets, log_dir)
+    sealed = "in the arena's sandbox" if sandbox else "WITHOUT a sandbox"
+    console.print(f"checking [bold]{bot.label}[/bold] ({bot.source}), {sealed}; "
+                  f"bot logs in {log_dir}")
+    trio.run(_run, bot, args.games, args.per_decision, report, rule_sets, log_dir, sandbox)
     accepted = {c.name.split(":")[0] for c in report.checks if c.name.endswith(": rules") and c.ok}
     if report.checks and not accepted and all(c.ok is not False for c in report.checks):
         report.add("rules", False, "the bot refused every rule set: accept at least 'standard'")

@@ -65,7 +65,28 @@ def add_time_options(p: argparse.ArgumentParser) -> None:
                    "legal action is played in its place and the game goes on")
     p.add_argument("--transport", choices=["unix", "tcp"], default="unix",
                    help="where bots listen: a unix socket in a private folder (default) "
-                   "or loopback TCP")
+                   "or loopback TCP (needs --no-sandbox: a sealed bot has no network)")
+    add_sandbox_option(p)
+
+
+def add_sandbox_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run bots unsealed, with your privileges and environment (trusted "
+                   "bots only; games are marked unsandboxed). By default each bot process "
+                   "runs sealed: no network, no other process, only its own folder")
+
+
+def check_sandbox_args(args: argparse.Namespace) -> bool:
+    """Whether to seal bots; ConfigError when asked for what cannot be done."""
+    if args.no_sandbox:
+        return False
+    if getattr(args, "transport", "unix") == "tcp":
+        raise ConfigError("--transport tcp: a sandboxed bot has no network, so it cannot "
+                          "listen on TCP; use the unix transport, or add --no-sandbox")
+    from arena.processes import require_sandbox
+
+    require_sandbox("add --no-sandbox")
+    return True
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -88,7 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--games", type=positive_int, default=20, help="games to play (default 20)")
     m.add_argument("--rules", default="standard", choices=list(PRESETS),
                    help="rule preset (default standard)")
-    m.add_argument("--seed", type=_seed, default=1, help="seed of every deal (default 1)")
+    m.add_argument("--seed", type=_seed, default=None,
+                   help="fix every deal (default: a secret random key). Publishing a seed "
+                   "publishes the deals: a bot that knows it knows every hand")
+    m.add_argument("--fresh-processes", action="store_true",
+                   help="new bot processes for every game (default: processes are kept, "
+                   "the two halves of a duplicate pair never sharing one)")
     m.add_argument("--concurrency", type=positive_int, default=default_concurrency(),
                    help="games at once (default: the number of cores)")
     m.add_argument("--out", type=Path, default=None, metavar="DIR",
@@ -104,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games per preset (default 4)")
     c.add_argument("--per-decision", type=_seconds, default=TimeControl().per_decision,
                    metavar="SECONDS", help="time limit per decision")
+    add_sandbox_option(c)
     c.add_argument("--rules", action="append", metavar="NAME",
                    help="check only this rule set (repeatable): standard, british, canadian, "
                    "32-card, 33-card (default: all)")
@@ -192,6 +219,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         concurrency=min(args.concurrency, args.games),
         time_control=TimeControl(per_decision=args.per_decision, bank=args.bank),
         fault_policy=FaultPolicy(args.on_fault), out_dir=out, transport=args.transport,
+        sandbox=check_sandbox_args(args), fresh_processes=args.fresh_processes,
     )
     logs = []
     progress = GameProgress(args.games, title=f"{bot_a.name} vs {bot_b.name}")
@@ -205,7 +233,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     with progress:
         trio.run(lambda: run_games(
             match_specs(cfg), rules=rules, concurrency=cfg.concurrency, log_dir=out / "logs",
-            on_done=on_done, transport=cfg.transport,
+            on_done=on_done, transport=cfg.transport, sandbox=cfg.sandbox,
+            fresh_processes=cfg.fresh_processes,
         ))
     elapsed = time.monotonic() - started
     print_match_table(logs, [bot_a.name, bot_b.name], elapsed)

@@ -30,6 +30,13 @@ class SeatBot:
     seat: int
     name: str
     version: str
+    """From the bot's manifest: what the arena ran, not what the bot says."""
+    digest: str = ""
+    reported_name: str = ""
+    """What the bot said of itself in its handshake, kept beside the arena's record."""
+    reported_version: str = ""
+    sandboxed: bool = False
+    """Played sealed (or by the arena itself); False: the seat could have seen secrets."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,13 @@ class GameLog:
     started_ms: int = 0
     finished_ms: int = 0
     schema_version: int = SCHEMA_VERSION
+    table_id: str = ""
+    """The opaque id the bots were told (game_id is the arena's own)."""
+
+    @property
+    def sandboxed(self) -> bool:
+        """Every seat was played sealed."""
+        return all(s.sandboxed for s in self.seats)
 
 
 class Recorder:

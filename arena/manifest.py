@@ -5,11 +5,18 @@
     command = ["{python}", "bot.py"]  # or a string, split like a shell would
     cwd = "."                       # relative to the manifest's folder (default: that folder)
     env = { LEVEL = "3" }           # optional extra environment
+    read_only = ["/opt/jdk"]        # more host paths the sandbox lets it read
+    [limits]                        # optional: asks for other limits, within the caps
+    memory_mb = 512                 #   of the match or ladder (see arena.sandbox.Limits)
     # address = "127.0.0.1:50051"   # instead of command: a bot already running elsewhere
 
 In `command`, {python} stands for the Python running the arena and {here} for the
 manifest's folder. A BOT argument may be a manifest file, a folder holding bot.toml, or
 the name of a sample bot.
+
+In a sandbox the bot reads only its own folder, the system's programs and libraries, the
+`read_only` paths, and, when its command uses {python}, the arena's Python installation
+and the arena's own packages (its SDK), all read-only: see arena.sandbox.
 """
 
 from __future__ import annotations
@@ -22,10 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.errors import ConfigError
+from arena.sandbox import Limits, Sandbox
 
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
 MANIFEST_NAME = "bot.toml"
-_KEYS = {"name", "version", "command", "cwd", "env", "address", "author"}
+_KEYS = {"name", "version", "command", "cwd", "env", "address", "author", "read_only", "limits"}
 
 
 @dataclass(frozen=True)
@@ -41,10 +49,27 @@ class BotManifest:
     digest: str = ""
     """A hash of the manifest's content and the bot's files' names and sizes: when it
     changes, a ladder treats the bot as a new version."""
+    read_only: tuple[Path, ...] = ()
+    """Host paths its sandbox may read besides its folder (with the arena's Python when
+    the command uses {python})."""
+    limits: dict[str, int] = field(default_factory=dict)
+    """The limits it asks for (Limits keys); the rest are the caps'."""
 
     @property
     def label(self) -> str:
         return f"{self.name} {self.version}".strip()
+
+    def sandbox(self, caps: Limits) -> Sandbox:
+        """Its sandbox under the caps of a match or ladder; ConfigError if it asks for
+        more than they allow."""
+        limits = Limits(**{**{k: getattr(caps, k) for k in Limits.names()}, **self.limits})
+        over = limits.over(caps)
+        if over:
+            raise ConfigError(
+                f"{self.source or self.name}: [limits] asks for more than this run allows: "
+                f"{', '.join(over)}"
+            )
+        return Sandbox(read_only=self.read_only, limits=limits)
 
 
 def sample_bot_names() -> list[str]:
@@ -125,6 +150,10 @@ def manifest_from_dict(data: dict, path: Path, raw: bytes = b"") -> BotManifest:
     env = data.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise ConfigError(f"{where}: 'env' must be a table of strings, e.g. env = {{ LEVEL = \"3\" }}")
+    read_only = _read_only(data.get("read_only", []), here, where)
+    if argv is not None and any("{python}" in part for part in parts):
+        read_only += python_runtime()
+    limits = _limits(data.get("limits", {}), where)
     return BotManifest(
         name=name,
         version=str(version),
@@ -134,7 +163,44 @@ def manifest_from_dict(data: dict, path: Path, raw: bytes = b"") -> BotManifest:
         address=address,
         source=path,
         digest=_digest(raw, cwd if argv is not None else None),
+        read_only=tuple(dict.fromkeys(read_only)),
+        limits=limits,
     )
+
+
+def _read_only(value: object, here: Path, where: str) -> list[Path]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: 'read_only' must be a list of paths, e.g. [\"/opt/jdk\"]")
+    paths = []
+    for v in value:
+        p = (here / Path(v).expanduser()).resolve()
+        if not p.exists():
+            raise ConfigError(f"{where}: read_only path {v!r} does not exist ({p})")
+        paths.append(p)
+    return paths
+
+
+def _limits(value: object, where: str) -> dict[str, int]:
+    keys = Limits.names()
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: 'limits' must be a table, e.g. [limits] memory_mb = 512")
+    for k, v in value.items():
+        if k not in keys:
+            raise ConfigError(f"{where}: limits: unknown key {k!r} (known: {', '.join(keys)})")
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise ConfigError(f"{where}: limits.{k} must be a whole number of at least 1")
+    return dict(value)
+
+
+def python_runtime() -> list[Path]:
+    """What a `{python}` bot needs to read: the arena's Python (a venv and the
+    installation it links to) and the arena's own packages, wherever they are installed.
+    All of it is the arena's public code; none of it holds a game."""
+    import arena
+
+    paths = [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent.parent,
+             Path(arena.__file__).resolve().parent, SAMPLE_BOTS]
+    return [p.resolve() for p in paths if p.exists()]
 
 
 _HASH_WHOLE = 4 << 20

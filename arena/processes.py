@@ -83,6 +83,19 @@ from typing import Literal
 import trio
 
 from arena import ADDRESS_ENV
+from arena.errors import ConfigError
+from arena.sandbox import (
+    SOCKET_DIR,
+    SOCKET_NAME,
+    Sandbox,
+    SandboxUnavailable,
+    find_bwrap,
+    find_prlimit,
+    sandbox_argv,
+    sealed_env,
+    visible_inside,
+    write_etc,
+)
 
 __all__ = [
     "BotPool",
@@ -92,6 +105,8 @@ __all__ = [
     "LaunchSpec",
     "Transport",
     "open_bot_pool",
+    "require_sandbox",
+    "sandbox_problem",
 ]
 
 Transport = Literal["unix", "tcp"]
@@ -114,14 +129,15 @@ _TAIL_READ = 64 * 1024
 # are ignored first thing, so that a stop's SIGTERM to the group cannot remove it early.
 # It only ever acts when the arena is gone (a live arena SIGKILLs it before closing the
 # pipe), so it also does the arena's tidying: the bot's socket, then the pool's directory,
-# which the last watchdog finds empty. Otherwise every kill -9 would leave them in /tmp.
+# which the last watchdog finds empty (for a sealed bot, its own socket folder in between).
+# Otherwise every kill -9 would leave them in /tmp.
 _WATCHDOG_CODE = """\
 import os, signal, sys
 for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
     signal.signal(sig, signal.SIG_IGN)
 while os.read(0, 64):
     pass
-for tidy, path in zip((os.unlink, os.rmdir), sys.argv[1:3]):
+for tidy, path in zip((os.unlink, os.rmdir, os.rmdir), sys.argv[1:4]):
     try:
         tidy(path)
     except OSError:
@@ -160,8 +176,65 @@ def _check_runnable(spec: LaunchSpec, env: Mapping[str, str]) -> None:
             raise _plain_start_error(spec, f"command not found: {cmd}")
         if path.is_dir() or not os.access(path, os.X_OK):
             raise _plain_start_error(spec, f"permission denied running {cmd} (is it executable?)")
-    elif shutil.which(cmd, path=env.get("PATH", os.defpath)) is None:
-        raise _plain_start_error(spec, f"command not found: {cmd}")
+    else:
+        found = shutil.which(cmd, path=env.get("PATH", os.defpath))
+        if found is None:
+            raise _plain_start_error(spec, f"command not found: {cmd}")
+        path = Path(found)
+    if spec.sandbox is not None and not visible_inside(path.absolute(), spec.sandbox, spec.cwd):
+        raise _plain_start_error(
+            spec,
+            f"{path} is outside the sandbox: it sees only /usr, /bin, /lib*, the bot's "
+            f"folder and the manifest's read_only paths (add {path.parent} to read_only)",
+        )
+
+
+_sandbox_checked: str | None = None
+
+
+def sandbox_problem() -> str | None:
+    """None when bot sandboxes work on this machine, else one line saying why not.
+
+    Asked once per process (a trial sandbox costs a few milliseconds): what makes it fail,
+    a kernel without unprivileged user namespaces or a missing bwrap, does not change
+    while the arena runs."""
+    global _sandbox_checked
+    if _sandbox_checked is None:
+        _sandbox_checked = _try_sandbox()
+    return _sandbox_checked or None
+
+
+def require_sandbox(how_to_skip: str) -> None:
+    """Raises ConfigError, in one line that says why and how to go on without a sandbox,
+    when bots cannot be sealed here."""
+    problem = sandbox_problem()
+    if problem is not None:
+        raise ConfigError(
+            f"cannot seal bots in a sandbox here: {problem}. To play without one (every "
+            f"bot then runs with your privileges and can read what you can, and the games "
+            f"are marked unsandboxed): {how_to_skip}"
+        )
+
+
+def _try_sandbox() -> str:
+    try:
+        bwrap, prlimit = find_bwrap(), find_prlimit()
+    except SandboxUnavailable as e:
+        return str(e)
+    with tempfile.TemporaryDirectory(prefix="euchre-probe-") as tmp:
+        etc, sock = Path(tmp) / "etc", Path(tmp) / "sock"
+        write_etc(etc)
+        sock.mkdir()
+        argv = sandbox_argv(bwrap, prlimit, Sandbox(), argv=["/bin/true"], cwd=Path(tmp),
+                            socket_dir=sock, etc_dir=etc, env={})
+        try:
+            done = subprocess.run(argv, capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return f"bubblewrap could not be run: {e}"
+    if done.returncode != 0:
+        why = done.stderr.decode(errors="replace").strip().splitlines()
+        return f"bubblewrap cannot make a sandbox here: {why[-1] if why else done.returncode}"
+    return ""
 
 
 class BotProcessError(Exception):
@@ -186,6 +259,8 @@ class LaunchSpec:
     argv: tuple[str, ...]
     cwd: Path
     env: Mapping[str, str] = field(default_factory=dict)
+    sandbox: Sandbox | None = None
+    """None: run with the arena's privileges and environment (trusted bots only)."""
 
     def __post_init__(self) -> None:
         argv = tuple(self.argv)
@@ -224,10 +299,17 @@ def _group_has_live_members(pgid: int) -> bool:
         os.killpg(pgid, 0)
     except (ProcessLookupError, PermissionError):  # PermissionError: another user's group now
         return False
+    members = _group_members(pgid)
+    return members is None or bool(members)
+
+
+def _group_members(pgid: int) -> dict[int, int] | None:
+    """The live processes of a group, as pid -> parent pid; None where /proc can't tell."""
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return True
+        return None
+    members = {}
     for entry in entries:
         if not entry.isdigit():
             continue
@@ -237,8 +319,8 @@ def _group_has_live_members(pgid: int) -> bool:
         except OSError:
             continue
         if len(fields) > 2 and fields[2] == b"%d" % pgid and fields[0] not in (b"Z", b"X"):
-            return True
-    return False
+            members[int(entry)] = int(fields[1])
+    return members
 
 
 def _ends_a_line(path: Path) -> bool:
@@ -307,6 +389,7 @@ class BotProcess:
         socket_path: Path | None,
     ) -> None:
         self.spec = spec
+        self.sandboxed = spec.sandbox is not None
         self.address = address
         self.log_path = log_path
         self.pid = popen.pid
@@ -369,7 +452,7 @@ class BotProcess:
         """
         with trio.CancelScope(shield=True):
             if self._returncode is None:
-                self._signal_group(signal.SIGTERM)
+                self._terminate()
                 with trio.move_on_after(self._grace):
                     await self._exited.wait()
             self._signal_group(signal.SIGKILL)
@@ -402,6 +485,24 @@ class BotProcess:
             )
         return self._returncode
 
+    def _terminate(self) -> None:
+        """SIGTERM to the bot's processes, for a graceful stop.
+
+        A sealed bot's group also holds bwrap and the init of its pid namespace, which
+        must not get it: bwrap would die at once and take the namespace, bot included,
+        down with SIGKILL, leaving the bot no grace. So they are left out (by pid, and by
+        being bwrap's children)."""
+        if not self.sandboxed:
+            self._signal_group(signal.SIGTERM)
+            return
+        if self._group_reaped:
+            return
+        members = _group_members(self._pgid) or {}
+        spared = {self.pid, self._pgid} | {p for p, parent in members.items() if parent == self.pid}
+        for pid in members.keys() - spared:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGTERM)
+
     def _signal_group(self, sig: int) -> None:
         # Only while the watchdog is unreaped: until then the group id cannot be reused.
         if not self._group_reaped:
@@ -418,7 +519,8 @@ class BotProcess:
             with self._run_scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._drain)
-                    self._returncode = await _wait_reaped(self._popen)
+                    self._returncode = _bot_status(await _wait_reaped(self._popen),
+                                                   self.sandboxed)
                     self._exited.set()
                     self._signal_group(signal.SIGKILL)
                     await _wait_reaped(self._watchdog)
@@ -509,6 +611,9 @@ class BotProcess:
         if self._socket_path is not None:
             with contextlib.suppress(OSError):
                 self._socket_path.unlink()
+            if self.sandboxed:  # its own folder
+                with contextlib.suppress(OSError):
+                    self._socket_path.parent.rmdir()
         self._closed.set()
 
     async def _wait_ready(self, timeout: float) -> str | None:
@@ -559,6 +664,13 @@ class BotProcess:
         return BotStartError("\n".join(lines), spec=self.spec)
 
 
+def _bot_status(code: int, sandboxed: bool) -> int:
+    """bwrap exits with 128 + N when the bot died of signal N; say it as subprocess would."""
+    if sandboxed and 128 < code < 128 + signal.NSIG:
+        return -(code - 128)
+    return code
+
+
 def _free_tcp_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -581,21 +693,39 @@ def _spawn(
     log_path: Path,
     log_cap: int,
     grace: float,
+    etc_dir: Path | None = None,
 ) -> BotProcess:
     """Start the watchdog and the bot, synchronously, in the calling (trio) thread.
 
     Synchronous on purpose (see _with_pdeathsig); a fork+exec costs a few milliseconds.
+    A sealed bot's `socket_path` is in a folder of its own, which it sees as SOCKET_DIR.
     """
     if not spec.cwd.is_dir():
         raise _plain_start_error(spec, f"working directory {spec.cwd} does not exist")
-    _check_runnable(spec, {**os.environ, **spec.env})
+    if spec.sandbox is None:
+        _check_runnable(spec, {**os.environ, **spec.env})
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **spec.env, ADDRESS_ENV: address}
+        argv = list(spec.argv)
+        shown_address = address
+    else:
+        assert socket_path is not None and etc_dir is not None
+        shown_address = f"unix:{SOCKET_DIR}/{SOCKET_NAME}"
+        sealed = sealed_env(shown_address, spec.env)
+        _check_runnable(spec, sealed)
+        # bwrap itself keeps the arena's environment (the sealed one is set inside).
+        env = dict(os.environ)
+        try:
+            argv = sandbox_argv(find_bwrap(), find_prlimit(), spec.sandbox, argv=spec.argv,
+                                cwd=spec.cwd, socket_dir=socket_path.parent, etc_dir=etc_dir,
+                                env=sealed)
+        except SandboxUnavailable as e:
+            raise _plain_start_error(spec, f"no sandbox: {e}") from None
     try:
         log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(log_path, "ab", buffering=0)  # noqa: SIM115 - closed by BotProcess
     except OSError as e:
         raise _plain_start_error(spec, f"cannot open log file {log_path}: {e.strerror}") from None
 
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", **spec.env, ADDRESS_ENV: address}
     try:
         out_r, out_w = os.pipe()
     except OSError:
@@ -611,6 +741,8 @@ def _spawn(
     watchdog = bot = None
     try:
         tidy = [] if socket_path is None else [str(socket_path), str(socket_path.parent)]
+        if spec.sandbox is not None and socket_path is not None:
+            tidy.append(str(socket_path.parent.parent))
         watchdog = subprocess.Popen(
             [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, *tidy],
             stdin=life_r,
@@ -620,7 +752,7 @@ def _spawn(
         )
         try:
             bot = subprocess.Popen(
-                _with_pdeathsig(spec.argv),
+                _with_pdeathsig(argv),
                 cwd=spec.cwd,
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -664,7 +796,8 @@ def _spawn(
     # The header doubles as the separator between runs appended to one log.
     proc._write_log_line(
         f"===== [arena] {_now()} start {spec.name} pid {bot.pid}: {spec.command} "
-        f"(cwd {spec.cwd}, {ADDRESS_ENV}={address}) ====="
+        f"(cwd {spec.cwd}, {ADDRESS_ENV}={shown_address}"
+        f"{', sandboxed' if spec.sandbox is not None else ', NOT sandboxed'}) ====="
     )
     proc._mark_log_start()
     return proc
@@ -704,8 +837,23 @@ class BotPool:
             raise ValueError("log_cap and grace must not be negative")
         self._counter += 1
         socket_path: Path | None = None
+        etc_dir: Path | None = None
+        if spec.sandbox is not None and transport != "unix":
+            raise _plain_start_error(
+                spec, "a sandboxed bot has no network, so it cannot listen on TCP: use the "
+                "unix transport, or run without the sandbox"
+            )
         if transport == "unix":
-            socket_path = self._make_socket_dir() / f"bot-{self._counter}.sock"
+            folder = self._make_socket_dir()
+            if spec.sandbox is not None:
+                etc_dir = folder / "etc"
+                if not etc_dir.is_dir():
+                    write_etc(etc_dir)
+                own = folder / f"bot-{self._counter}"
+                own.mkdir(mode=0o700)
+                socket_path = own / SOCKET_NAME
+            else:
+                socket_path = folder / f"bot-{self._counter}.sock"
             address = f"unix:{socket_path}"
         elif transport == "tcp":
             address = f"127.0.0.1:{_free_tcp_port()}"
@@ -719,6 +867,7 @@ class BotPool:
             log_path=Path(log_path),
             log_cap=log_cap,
             grace=grace,
+            etc_dir=etc_dir,
         )
         self._procs.add(proc)
         self._nursery.start_soon(self._supervise, proc)

@@ -277,5 +277,36 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if problem is not None:
             console.print(f"[bold red]FAIL[/bold red] {name}: {problem}")
             return 1
-    console.print(f"[green]ok[/green]: {checked} record(s) replay exactly under the rules")
+    databases = [Path(ref) for ref in args.records if is_database(Path(ref))]
+    disagreeing = 0
+    for path in databases:
+        for game_id, problems in audit_records(path):
+            disagreeing += 1
+            console.print(Text.assemble(
+                ("FAIL", "bold red"),
+                f" {path}:{game_id}: its columns disagree with its record: "
+                f"{'; '.join(problems)}",
+            ), soft_wrap=True)
+    if disagreeing:
+        console.print(f"{disagreeing} stored game(s) whose columns disagree with their "
+                      "records; standings leave them out", soft_wrap=True)
+        return 1
+    also = ", and the columns stored with them match them" if databases else ""
+    console.print(f"[green]ok[/green]: {checked} record(s) replay exactly under the rules{also}",
+                  soft_wrap=True)
     return 0
+
+
+def audit_records(path: Path) -> list[tuple[str, list[str]]]:
+    """(game id, problems) for each game of a ladder database whose columns (winner,
+    points, faults, seats, per-bot figures...) disagree with its record."""
+    import sqlite3
+
+    from ladder.audit import audit_database
+    from ladder.store import Store, StoreError
+
+    with Store.open(path) as store:
+        try:
+            return audit_database(store)
+        except sqlite3.Error as e:
+            raise StoreError(f"{path}: cannot read the ladder database: {e}") from None

@@ -4,6 +4,15 @@ A Worker holds bot processes across the games it plays (one process per seat, st
 on first use, restarted after a fault), so a match or ladder with C workers runs C games
 at once. play_game() never raises because of a bot: every misbehaviour becomes a Fault
 in the game's log, and the game ends as the fault policy says.
+
+Processes kept between games must not carry what they learnt of one game into another
+that shares its deal: the twin game of a duplicate pair deals the same cards with the
+teams swapped, so a process that played one half would know every hidden card of the
+other. Each game therefore names a process *family* (GameSpec.family: 0 for first
+halves, 1 for second halves) and a bot's processes in one family never play a game of
+the other; as every sealed process is cut off from every other (arena.sandbox), no
+process ever sees a deal from both sides. `fresh_processes` goes further: new processes
+for every game.
 """
 
 from __future__ import annotations
@@ -12,7 +21,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
@@ -29,6 +38,7 @@ from arena.faults import BotFault, Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
 from arena.manifest import BotManifest
 from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec, describe_exit
+from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.wire.transport import BotClient, BotIdentity, TimeControl
 
 START_GAME_TIMEOUT = 5.0
@@ -55,6 +65,7 @@ class HouseSeat:
 @dataclass(frozen=True)
 class GameSpec:
     game_id: str
+    """The arena's own id (records, storage); bots are told `table_id` instead."""
     rules: RuleSet
     seed: int
     first_dealer: int
@@ -62,6 +73,11 @@ class GameSpec:
     """The bot in each seat (team = seat % 2)."""
     time_control: TimeControl = field(default_factory=TimeControl)
     fault_policy: FaultPolicy = FaultPolicy.FORFEIT
+    table_id: str = ""
+    """What the bots are told the game is called: opaque, so that it tells nothing of the
+    schedule (which would name the deal). Empty: the game_id."""
+    family: int = 0
+    """The process family that plays it (see the module docstring)."""
 
 
 @dataclass
@@ -87,8 +103,11 @@ def default_concurrency() -> int:
         return os.cpu_count() or 1
 
 
-def _key(manifest: BotManifest, index: int) -> tuple[str, str, int]:
-    return (manifest.name, manifest.digest, index)
+_Key = tuple[str, str, int, int]
+
+
+def _key(manifest: BotManifest, family: int, index: int) -> _Key:
+    return (manifest.name, manifest.digest, family, index)
 
 
 class Worker:
@@ -103,20 +122,24 @@ class Worker:
         transport: str = "unix",
         startup_timeout: float = 10.0,
         max_processes: int = 16,
+        sandbox: bool = True,
+        caps: Limits = DEFAULT_CAPS,
     ) -> None:
         self.pool = pool
+        self.sandbox = sandbox
+        self.caps = caps
         self.rules = rules
         self.log_dir = log_dir
         self.name = name
         self.transport = transport
         self.startup_timeout = startup_timeout
         self.max_processes = max_processes
-        self._instances: dict[tuple[str, str, int], BotInstance] = {}
+        self._instances: dict[_Key, BotInstance] = {}
 
-    async def instance(self, manifest: BotManifest, index: int) -> BotInstance:
-        """The index-th process of this bot in this worker, started or restarted if needed;
-        raises BotFault(START_FAILED or REFUSED_RULES)."""
-        key = _key(manifest, index)
+    async def instance(self, manifest: BotManifest, index: int, family: int = 0) -> BotInstance:
+        """The index-th process of this bot in this worker's `family`, started or
+        restarted if needed; raises BotFault(START_FAILED or REFUSED_RULES)."""
+        key = _key(manifest, family, index)
         inst = self._instances.pop(key, None)
         if inst is not None and inst.alive:
             self._instances[key] = inst  # to the back: the most recently used
@@ -124,28 +147,29 @@ class Worker:
         if inst is not None:
             self._instances[key] = inst
             await self._retire(key)
-        inst = await self._start(manifest, index)
+        inst = await self._start(manifest, index, family)
         self._instances[key] = inst
         return inst
 
-    async def make_room(self, wanted: Sequence[tuple[BotManifest, int]]) -> None:
+    async def make_room(self, wanted: Sequence[tuple[BotManifest, int]], family: int = 0) -> None:
         """Stops the least recently used processes that the next game does not need, so
         that it never holds more than max_processes (many bots, few workers)."""
-        keep = {_key(m, i) for m, i in wanted}
+        keep = {_key(m, family, i) for m, i in wanted}
         missing = len(keep - self._instances.keys())
         for key in [k for k in self._instances if k not in keep]:
             if len(self._instances) + missing <= self.max_processes:
                 break
             await self._retire(key)
 
-    async def _start(self, manifest: BotManifest, index: int) -> BotInstance:
+    async def _start(self, manifest: BotManifest, index: int, family: int) -> BotInstance:
         process = None
         if manifest.command is None:
             address = manifest.address
             assert address is not None
         else:
-            spec = LaunchSpec(manifest.name, manifest.command, manifest.cwd, manifest.env)
-            log_path = self.log_dir / f"{manifest.name}-{self.name}-{index}.log"
+            sandbox = manifest.sandbox(self.caps) if self.sandbox else None
+            spec = LaunchSpec(manifest.name, manifest.command, manifest.cwd, manifest.env, sandbox)
+            log_path = self.log_dir / f"{manifest.name}-{self.name}-{family}{index}.log"
             try:
                 process = await self.pool.start(
                     spec,
@@ -173,7 +197,7 @@ class Worker:
             raise BotFault(FaultKind.REFUSED_RULES, identity.refusal)
         return BotInstance(manifest, client, identity, process)
 
-    async def _retire(self, key: tuple[str, str, int]) -> None:
+    async def _retire(self, key: _Key) -> None:
         inst = self._instances.pop(key)
         inst.client.close()
         if inst.process is not None:
@@ -227,8 +251,13 @@ class GameRun:
             first_dealer=spec.first_dealer,
             seats=(),
             started_ms=int(time.time() * 1000),
+            table_id=self.table_id,
         )
         self.recorder = Recorder(self.game, self.log)
+
+    @property
+    def table_id(self) -> str:
+        return self.spec.table_id or self.spec.game_id
 
     def _fault(self, seat: _Seat, fault: BotFault) -> None:
         """Records the fault, then forfeits (raises _Forfeit) or marks the seat to be
@@ -263,11 +292,7 @@ class GameRun:
     async def _acquire(self) -> None:
         # Every seat is named from the start, so a game forfeited while starting its bots
         # still has a whole record (and counts in everyone's figures).
-        seats = [
-            SeatBot(st.seat, st.manifest.name,
-                    "house" if isinstance(st.manifest, HouseSeat) else st.manifest.version)
-            for st in self.seats
-        ]
+        seats = [self._seat_bot(st.manifest, st.seat) for st in self.seats]
         self.log.seats = tuple(seats)
         counts: dict[str, int] = {}
         wanted: list[tuple[_Seat, BotManifest, int]] = []
@@ -277,15 +302,26 @@ class GameRun:
                 continue
             wanted.append((st, m, counts.get(m.name, 0)))
             counts[m.name] = counts.get(m.name, 0) + 1
-        await self.worker.make_room([(m, i) for _, m, i in wanted])
+        family = self.spec.family
+        await self.worker.make_room([(m, i) for _, m, i in wanted], family)
         for st, m, index in wanted:
             try:
-                st.instance = await self.worker.instance(m, index)
+                st.instance = await self.worker.instance(m, index, family)
             except BotFault as e:
                 self._fault(st, e)
                 continue
-            seats[st.seat] = SeatBot(st.seat, m.name, st.instance.identity.version)
+            said = st.instance.identity
+            seats[st.seat] = replace(seats[st.seat], reported_name=said.name,
+                                     reported_version=said.version)
             self.log.seats = tuple(seats)
+
+    def _seat_bot(self, bot: BotManifest | HouseSeat, seat: int) -> SeatBot:
+        """Who holds the seat, by the arena's own account: the manifest's name, version
+        and digest, and whether it is sealed (a bot given by address never is)."""
+        if isinstance(bot, HouseSeat):
+            return SeatBot(seat, bot.name, "house", sandboxed=True)
+        sealed = self.worker.sandbox and bot.command is not None
+        return SeatBot(seat, bot.name, bot.version, bot.digest, sandboxed=sealed)
 
     async def _start_game(self) -> None:
         names = [m.name for m in self.spec.seat_bots]
@@ -297,7 +333,7 @@ class GameRun:
             try:
                 with trio.fail_after(START_GAME_TIMEOUT):
                     await st.instance.client.start_game(
-                        self.spec.game_id, st.seat, self.spec.rules, names,
+                        self.table_id, st.seat, self.spec.rules, names,
                         self.spec.time_control,
                     )
                 st.started = True
@@ -348,9 +384,16 @@ class GameRun:
             raise BotFault(FaultKind.TIMEOUT, "the game's time bank is spent")
         assert st.instance is not None
         with trio.move_on_after(limit + tc.allowance):
-            action, elapsed = await st.instance.client.decide(
-                self.spec.game_id, st.decisions, view, events, limit, st.bank
-            )
+            try:
+                action, elapsed = await st.instance.client.decide(
+                    self.table_id, st.decisions, view, events, limit, st.bank
+                )
+            except BotFault as e:
+                # gRPC's own deadline (trio's, passed on) may fire just before trio's:
+                # the same timeout, and it spends the same time from the bank.
+                if e.kind is FaultKind.TIMEOUT:
+                    st.bank -= limit
+                raise
             charged = max(0.0, elapsed - tc.allowance)
             if charged > limit:
                 st.bank -= charged
@@ -373,7 +416,7 @@ class GameRun:
             events = self.feed.take(st.seat)
             with trio.move_on_after(END_GAME_TIMEOUT) as scope:
                 try:
-                    await inst.client.end_game(self.spec.game_id, events)
+                    await inst.client.end_game(self.table_id, events)
                 except BotFault:
                     inst.needs_restart = True
             if scope.cancelled_caught:
@@ -419,9 +462,13 @@ async def run_games(
     on_done,
     transport: str = "unix",
     startup_timeout: float = 10.0,
+    sandbox: bool = True,
+    caps: Limits = DEFAULT_CAPS,
+    fresh_processes: bool = False,
 ) -> None:
     """Plays the specs (any iterable) on `concurrency` workers; calls on_done(spec, log)
-    in the trio thread as each game finishes, in finishing order."""
+    in the trio thread as each game finishes, in finishing order. Bot processes are
+    sealed unless `sandbox` is false, and with `fresh_processes` none plays two games."""
     from arena.processes import open_bot_pool
 
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -437,6 +484,8 @@ async def run_games(
             async with receive:
                 async for spec in receive:
                     log = await play_game(worker, spec)
+                    if fresh_processes:
+                        await worker.close()
                     on_done(spec, log)
         finally:
             await worker.close()
@@ -447,6 +496,6 @@ async def run_games(
             for i in range(concurrency):
                 worker = Worker(
                     pool, rules, log_dir, name=f"w{i}", transport=transport,
-                    startup_timeout=startup_timeout,
+                    startup_timeout=startup_timeout, sandbox=sandbox, caps=caps,
                 )
                 nursery.start_soon(work, worker, receive.clone())

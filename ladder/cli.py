@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--db", type=Path, default=None, metavar="PATH",
                    help="database to use (overrides the file)")
     r.add_argument("--quiet", action="store_true", help="no live view; only the final table")
+    r.add_argument("--no-sandbox", action="store_true",
+                   help="run bots unsealed, with your privileges (trusted bots only; games "
+                   "are marked unsandboxed). The same as sandbox = false in the file")
     _add_by(r)
 
     d = sub.add_parser(
@@ -79,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--out", type=Path, default=Path("runs") / "demo", metavar="DIR",
                    help="folder for the database and bot logs (default runs/demo)")
     d.add_argument("--quiet", action="store_true", help="no live view; only the final table")
+    d.add_argument("--no-sandbox", action="store_true",
+                   help="run the sample bots unsealed (where sandboxes cannot be made)")
 
     s = sub.add_parser("standings", help="ratings with confidence intervals",
                        description="Standings of a ladder: games, win %, Elo (game by game "
@@ -179,6 +184,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     cfg = load_ladder(args.ladder).with_overrides(
         games_per_pairing=args.games, concurrency=args.concurrency, database=args.db,
+        sandbox=False if args.no_sandbox else None,
     )
     return _run(cfg, fresh=args.fresh, new_versions=args.new_version, quiet=args.quiet,
                 by=args.by)
@@ -192,7 +198,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                           "the source; install with 'pip install -e .' from a clone)")
     cfg = load_ladder(DEMO_LADDER).with_overrides(
         games_per_pairing=args.games, concurrency=args.concurrency,
-        database=args.out / "demo.sqlite",
+        database=args.out / "demo.sqlite", sandbox=False if args.no_sandbox else None,
     )
     return _run(cfg, fresh=True, new_versions=False, quiet=args.quiet, by="games")
 
@@ -207,6 +213,10 @@ def _run(cfg, *, fresh: bool, new_versions: bool, quiet: bool, by: str) -> int:
     if by == "pairs" and not cfg.duplicate:
         raise ConfigError(f"{cfg.source}: this ladder is not played in duplicate pairs; "
                           "use --by games")
+    if cfg.sandbox:
+        from arena.processes import require_sandbox
+
+        require_sandbox("--no-sandbox, or sandbox = false in the ladder file")
     observer = None if quiet else LiveView(by=by)
     summary = run_ladder(cfg, fresh=fresh, new_versions=new_versions, observer=observer)
     with Store.open(cfg.database) as store:
@@ -272,14 +282,35 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
     with _open(args.ladder) as store:
         _check_by(store, args.by)
-        st = compute_standings(store.games(), by=args.by)
+        rows, unverified = _verified_rows(store)
+        st = compute_standings(rows, by=args.by)
         name = store.ladder_name() or store.path.stem
         if args.json:
-            out = {"ladder": name, "database": str(store.path), **st.to_json()}
+            out = {"ladder": name, "database": str(store.path), **st.to_json(),
+                   "unverified": unverified}
             print(json.dumps(out, indent=2))
         else:
             _console().print(standings_table(st, title=f"{name}: standings"))
+        _warn_unverified(store, unverified)
     return EXIT_OK
+
+
+def _verified_rows(store):
+    """The stored games whose columns agree with their records, and the ids of those that
+    do not (left out: someone changed the database by hand)."""
+    from ladder.audit import verified_games
+
+    return verified_games(store)
+
+
+def _warn_unverified(store, unverified: list[str]) -> None:
+    if not unverified:
+        return
+    shown = ", ".join(unverified[:20]) + (f" and {len(unverified) - 20} more"
+                                         if len(unverified) > 20 else "")
+    print(f"ladder: warning: {len(unverified)} stored game(s) disagree with their own "
+          f"records and are left out: {shown}. 'arena verify {store.path}' names the "
+          "columns", file=sys.stderr)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -320,14 +351,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     from datetime import datetime
 
     from arena.report import bot_figures_table
+    from ladder.audit import bot_stats_of
     from ladder.standings import compute_standings
     from ladder.tables import crosstable, history_table, los_table, standings_table
 
     with _open(args.ladder) as store:
         _check_by(store, args.by)
-        rows = store.games()
+        rows, unverified = _verified_rows(store)
         st = compute_standings(rows, by=args.by)
-        stats = store.bot_stats()
+        stats = bot_stats_of(store, [r.game_id for r in rows])
         name = store.ladder_name() or store.path.stem
         console = _console()
         console.print(standings_table(st, title=f"{name}: standings"))
@@ -351,6 +383,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                 status, count = "running (or killed: the next run will tell)", "?"
             console.print(f"run {run_id}: {start}{span}, concurrency {conc}, played "
                           f"{count} of {to_play} to play ({planned} planned): {status}")
+        _warn_unverified(store, unverified)
     return EXIT_OK
 
 

@@ -11,10 +11,15 @@
     games_per_pairing = 200              # even when duplicate is on
     duplicate = true                     # each deal twice, teams swapped (default true)
     concurrency = 8                      # games at once (default: the number of cores)
-    seed = 1                             # fixes every deal of the ladder
+    seed = 1                             # publishes every deal (default: a secret key)
     database = "club.sqlite"             # relative to this file (default: beside it)
     on_fault = "forfeit"                 # or "substitute"
-    transport = "unix"                   # or "tcp"
+    transport = "unix"                   # or "tcp" (needs sandbox = false)
+    sandbox = true                       # seal every bot process (default true)
+    fresh_processes = false              # new processes for every game (default false)
+
+    [limits]                             # caps for every bot (arena.sandbox.Limits)
+    memory_mb = 2048
 
     [rules]                              # or rules = "british"
     preset = "standard"
@@ -48,8 +53,12 @@ from arena.core.rules import OPTION_NAMES, PRESETS, RuleSet, preset
 from arena.errors import ConfigError
 from arena.manifest import BotManifest, load_manifest
 from arena.runner import FaultPolicy, default_concurrency
+from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.wire.transport import TimeControl
 
+DEALS = "hmac-sha256/pairing"
+"""How seeds are drawn from the deal key (arena.deals): stored with the settings, so that
+a database whose games were dealt another way is not resumed as if they matched."""
 ROUND_ROBIN = "round-robin"
 GAUNTLET = "gauntlet"
 FORMATS = (ROUND_ROBIN, GAUNTLET)
@@ -58,6 +67,7 @@ TRANSPORTS = ("unix", "tcp")
 KEYS = (
     "name", "bots", "format", "challenger", "games_per_pairing", "duplicate", "concurrency",
     "seed", "database", "logs", "rules", "time_control", "on_fault", "transport",
+    "sandbox", "fresh_processes", "limits",
 )
 _TIME_KEYS = ("per_decision", "bank", "allowance")
 _BOT_KEYS = ("name", "bot", "address")
@@ -85,7 +95,8 @@ class LadderConfig:
     games_per_pairing: int
     duplicate: bool
     concurrency: int
-    seed: int
+    seed: int | None
+    """None: deals from a secret key the database keeps (arena.deals)."""
     database: Path
     logs: Path
     rules: RuleSet
@@ -93,6 +104,9 @@ class LadderConfig:
     fault_policy: FaultPolicy
     transport: str
     source: Path | None = None
+    sandbox: bool = True
+    fresh_processes: bool = False
+    caps: Limits = DEFAULT_CAPS
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -108,6 +122,7 @@ class LadderConfig:
         tc = self.time_control
         return {
             "seed": self.seed,
+            "deals": DEALS,
             "duplicate": self.duplicate,
             "rules": rules,
             "time_control": {
@@ -122,9 +137,12 @@ class LadderConfig:
         games_per_pairing: int | None = None,
         concurrency: int | None = None,
         database: Path | None = None,
+        sandbox: bool | None = None,
     ) -> LadderConfig:
         """Command-line overrides, checked as strictly as the file's own values."""
         cfg = self
+        if sandbox is not None:
+            cfg = replace(cfg, sandbox=sandbox)
         if games_per_pairing is not None:
             if cfg.duplicate and games_per_pairing % 2:
                 raise ConfigError(
@@ -364,9 +382,18 @@ def parse_ladder(text: str, path: Path) -> LadderConfig:
         raise r.error(("concurrency",), f"{concurrency!r}: expected a whole number of at "
                       "least 1 (games at once)")
 
-    seed = data.get("seed", 1)
-    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+    seed = data.get("seed")
+    if seed is not None and (not _is_int(seed) or not 0 <= seed <= MAX_SEED):
         raise r.error(("seed",), f"{seed!r}: expected a whole number from 0 to 2**63-1")
+    flags = {}
+    for key, default in (("sandbox", True), ("fresh_processes", False)):
+        flags[key] = data.get(key, default)
+        if not isinstance(flags[key], bool):
+            raise r.error((key,), "expected true or false")
+    caps = _read_limits(r, data.get("limits", {}))
+    for b in bots:
+        if flags["sandbox"] and b.manifest.command is not None:
+            b.manifest.sandbox(caps)  # ConfigError, naming the manifest, if it asks too much
 
     database = _read_path(r, data, "database", base, f"{path.stem}.sqlite")
     logs = _read_path(r, data, "logs", base, None) or default_logs(database)
@@ -383,6 +410,9 @@ def parse_ladder(text: str, path: Path) -> LadderConfig:
     if transport not in TRANSPORTS:
         raise r.error(("transport",), f"{transport!r}: expected one of "
                       f"{', '.join(map(repr, TRANSPORTS))}")
+    if transport == "tcp" and flags["sandbox"]:
+        raise r.error(("transport",), "a sandboxed bot has no network, so it cannot listen "
+                      "on TCP: keep transport = \"unix\", or set sandbox = false")
 
     return LadderConfig(
         name=name.strip(),
@@ -400,6 +430,9 @@ def parse_ladder(text: str, path: Path) -> LadderConfig:
         fault_policy=FaultPolicy(on_fault),
         transport=transport,
         source=path,
+        sandbox=flags["sandbox"],
+        fresh_processes=flags["fresh_processes"],
+        caps=caps,
     )
 
 
@@ -525,6 +558,18 @@ def _read_time_control(r: _Reader, value: Any) -> TimeControl:
                           "seconds" if key != "allowance" else f"{v!r}: expected 0 or more")
         out[key] = float(v)
     return replace(defaults, **out)
+
+
+def _read_limits(r: _Reader, value: Any) -> Limits:
+    keys = Limits.names()
+    if not isinstance(value, dict):
+        raise r.error(("limits",), f"expected a table: [limits] with {', '.join(keys)}")
+    for key, v in value.items():
+        if key not in keys:
+            raise r.error(("limits", key), _unknown([key], keys))
+        if not _is_int(v) or v < 1:
+            raise r.error(("limits", key), f"{v!r}: expected a whole number of at least 1")
+    return replace(DEFAULT_CAPS, **value)
 
 
 def database_of(path: str | Path) -> Path:

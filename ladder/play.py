@@ -76,11 +76,11 @@ def run_ladder(
     database cannot be used as asked."""
     started = time.monotonic()
     with Store.open(cfg.database, write=True, fresh=fresh) as store:
-        store.bind_settings(cfg.name, cfg.settings())
+        key = store.bind_settings(cfg.name, cfg.settings())
         versions = store.register_bots([b.manifest for b in cfg.bots], new_versions=new_versions)
         labels = {b.name: versions[b.name].label for b in cfg.bots}
         manifests = {labels[b.name]: replace(b.manifest, name=labels[b.name]) for b in cfg.bots}
-        planned = plan_ladder(cfg, [labels[n] for n in cfg.bot_names])
+        planned = plan_ladder(cfg, key, [labels[n] for n in cfg.bot_names])
         stored = store.finished_ids()
         todo = [g for g in planned if g.game_id not in stored]
         bot_ids = store.bot_ids()
@@ -174,7 +174,8 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
         nursery.start_soon(watch_signals)
         await run_games(
             specs(), rules=cfg.rules, concurrency=concurrency, log_dir=cfg.logs,
-            on_done=on_done, transport=cfg.transport,
+            on_done=on_done, transport=cfg.transport, sandbox=cfg.sandbox, caps=cfg.caps,
+            fresh_processes=cfg.fresh_processes,
         )
         nursery.cancel_scope.cancel()
     return stopped[0] if stopped else None

@@ -14,9 +14,13 @@ Fairness, by construction:
   in every 8 games of a pairing each combination of A's team and first-dealing seat occurs
   exactly once: every seat deals first equally often for each bot, and the team that deals
   first is A's in exactly half the games.
-- Deal k has the same seed in every pairing, so every bot meets the same deals; and a
-  game's identity depends only on its two bots and its number, never on the order of the
-  ladder file, so reordering the bots, adding one, or raising games_per_pairing keeps
+- Deals are secret (arena.deals): a game's seed is a keyed hash of its pairing and deal
+  number under the ladder's deal key, and bots are told an opaque table id, never the
+  game id, which names the schedule. Each pairing has deals of its own: a bot process
+  kept between games must never meet a deal twice, or it would know the cards that were
+  played against it the first time (see arena.runner on process families).
+- A game's identity depends only on its two bots and its number, never on the order of
+  the ladder file, so reordering the bots, adding one, or raising games_per_pairing keeps
   every finished game and plays only what is new.
 - Order: round by round (deal 0 of every pairing, then deal 1, ...) with both games of a
   duplicate pair adjacent, so an interrupted ladder has an even sample of every pairing,
@@ -28,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from arena.core.game import derive_seed
 from arena.core.rules import RuleSet
+from arena.deals import deal_seed, table_id
 from arena.manifest import BotManifest
 from arena.runner import FaultPolicy, GameSpec, seat_assignment
 from arena.wire.transport import TimeControl
@@ -54,6 +58,10 @@ class PlannedGame:
     first_dealer: int
     a_team: int
     """bot_a holds seats a_team and a_team + 2."""
+    table_id: str = ""
+    """The opaque id bots are told."""
+    family: int = 0
+    """The process family that plays it: the half of its duplicate pair."""
 
     @property
     def seats(self) -> tuple[str, str, str, str]:
@@ -80,23 +88,27 @@ def pairings(
     return [(a, b) if a < b else (b, a) for a, b in pairs]  # type: ignore[misc]
 
 
-def plan_game(bot_a: str, bot_b: str, number: int, *, seed: int, duplicate: bool,
+def plan_game(bot_a: str, bot_b: str, number: int, *, key: bytes, duplicate: bool,
               seq: int = 0) -> PlannedGame:
-    """Game `number` of the pairing (bot_a, bot_b), bot_a sorting first."""
+    """Game `number` of the pairing (bot_a, bot_b), bot_a sorting first; `key` is the
+    ladder's deal key."""
     if not bot_a < bot_b:
         raise ValueError(f"a pairing is written name-sorted: {bot_a!r} before {bot_b!r}")
     deal = number // 2 if duplicate else number
     dealer_round = number // 2  # the first dealer moves on every second game in both modes
+    gid = game_id(bot_a, bot_b, number)
     return PlannedGame(
         seq=seq,
-        game_id=game_id(bot_a, bot_b, number),
+        game_id=gid,
         bot_a=bot_a,
         bot_b=bot_b,
         number=number,
         deal=deal,
-        seed=derive_seed(seed, deal),
+        seed=deal_seed(key, bot_a, bot_b, deal),
         first_dealer=dealer_round % 4,
         a_team=number % 2,
+        table_id=table_id(key, gid),
+        family=number % 2 if duplicate else 0,
     )
 
 
@@ -105,7 +117,7 @@ def plan(
     *,
     fmt: str,
     games_per_pairing: int,
-    seed: int,
+    key: bytes,
     duplicate: bool,
     challenger: str | None = None,
 ) -> list[PlannedGame]:
@@ -117,19 +129,20 @@ def plan(
     out = []
     for seq, (round_, p, half) in enumerate(order):
         a, b = pairs[p]
-        out.append(plan_game(a, b, 2 * round_ + half, seed=seed, duplicate=duplicate, seq=seq))
+        out.append(plan_game(a, b, 2 * round_ + half, key=key, duplicate=duplicate, seq=seq))
     return out
 
 
-def plan_ladder(cfg: LadderConfig, names: Sequence[str] | None = None) -> list[PlannedGame]:
-    """The plan of a ladder; `names` replaces the file's names (by position) with the names
-    the store rates them under (e.g. "heuristic@v2")."""
+def plan_ladder(cfg: LadderConfig, key: bytes, names: Sequence[str] | None = None
+                ) -> list[PlannedGame]:
+    """The plan of a ladder under its deal `key` (the store keeps it); `names` replaces the
+    file's names (by position) with the names the store rates them under ("bot@v2")."""
     names = list(names or cfg.bot_names)
     challenger = cfg.challenger
     if challenger is not None and names != list(cfg.bot_names):
         challenger = names[list(cfg.bot_names).index(challenger)]
     return plan(
-        names, fmt=cfg.format, games_per_pairing=cfg.games_per_pairing, seed=cfg.seed,
+        names, fmt=cfg.format, games_per_pairing=cfg.games_per_pairing, key=key,
         duplicate=cfg.duplicate, challenger=challenger,
     )
 
@@ -150,4 +163,6 @@ def game_spec(
         seat_bots=seat_assignment(manifests[game.bot_a], manifests[game.bot_b], game.a_team),
         time_control=time_control,
         fault_policy=fault_policy,
+        table_id=game.table_id,
+        family=game.family,
     )

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import __version__
+from arena.deals import key_from_seed, new_key
 from arena.errors import ConfigError
 from arena.gamelog import GameLog, SeatBot
 from arena.manifest import BotManifest
@@ -36,10 +37,10 @@ from arena.wire.codec import gamelog_from_pb, gamelog_to_pb
 from arena.wire.gen.euchre.v1 import record_pb2
 from ladder.schedule import PlannedGame
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
--- Euchre Arena ladder database, schema version 1 (PRAGMA user_version).
+-- Euchre Arena ladder database, schema version 2 (PRAGMA user_version).
 
 -- One row: the ladder and the settings every stored game was played under. A run whose
 -- settings differ (seed, rules, duplicate, time control, fault policy) is refused.
@@ -47,7 +48,9 @@ CREATE TABLE ladder (
     id          INTEGER PRIMARY KEY CHECK (id = 1),
     name        TEXT    NOT NULL,
     settings    TEXT    NOT NULL,   -- JSON, as LadderConfig.settings()
-    created_ms  INTEGER NOT NULL    -- Unix time in milliseconds
+    created_ms  INTEGER NOT NULL,   -- Unix time in milliseconds
+    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.deals):
+                                    -- random, or derived from the file's seed
 );
 
 -- A bot version: the ladder's name for a bot and the digest of its manifest and files.
@@ -300,9 +303,17 @@ class Store:
         row = self.conn.execute("SELECT settings FROM ladder").fetchone()
         return json.loads(row[0]) if row else None
 
-    def bind_settings(self, name: str, settings: Mapping[str, Any]) -> None:
+    def deal_key(self) -> bytes:
+        """The ladder's secret deal key (set by bind_settings)."""
+        row = self.conn.execute("SELECT deal_key FROM ladder").fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: the ladder has not been set up (no deal key)")
+        return bytes(row[0])
+
+    def bind_settings(self, name: str, settings: Mapping[str, Any]) -> bytes:
         """Records the settings of a new database, or refuses settings that differ from
-        those its games were played under."""
+        those its games were played under. Returns the deal key: kept from an earlier run,
+        else drawn at random, or derived from the settings' seed when they give one."""
         stored = self.settings()
         if stored is not None and self.game_count() > 0:
             diffs = _differences(stored, json.loads(json.dumps(settings)))
@@ -313,13 +324,21 @@ class Store:
                     "contests as one: put the old values back, give this ladder another "
                     "database (database = ... or --db), or start over with --fresh"
                 )
+        seed = settings.get("seed")
+        key = new_key() if seed is None else key_from_seed(seed)
         with self._transaction():
+            # A stored key stays unless the database holds no game yet: then the settings
+            # (a new seed) decide, as they would for a new database.
             self.conn.execute(
-                "INSERT INTO ladder (id, name, settings, created_ms) VALUES (1, ?, ?, ?) "
+                "INSERT INTO ladder (id, name, settings, created_ms, deal_key) "
+                "VALUES (1, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
-                "settings = excluded.settings",
-                (name, json.dumps(settings, sort_keys=True), _now_ms()),
+                "settings = excluded.settings, deal_key = CASE "
+                "WHEN (SELECT count(*) FROM games) = 0 THEN excluded.deal_key "
+                "ELSE ladder.deal_key END",
+                (name, json.dumps(settings, sort_keys=True), _now_ms(), key),
             )
+        return self.deal_key()
 
     def register_bots(self, manifests: Sequence[BotManifest], *, new_versions: bool = False
                       ) -> dict[str, BotVersion]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import sys
+import shutil
 import time
 import uuid
 from pathlib import Path
@@ -27,10 +27,11 @@ def misbehaving_bot(tmp_path: Path, mode: str, env: dict[str, str] | None = None
     """A manifest for tests/bots/misbehave.py in the given mode."""
     folder = tmp_path / f"bot-{mode}"
     folder.mkdir(exist_ok=True)
+    shutil.copy(MISBEHAVE, folder / MISBEHAVE.name)  # a sealed bot reads only its folder
     lines = [
         f'name = "{mode}"',
         'version = "1"',
-        f'command = ["{sys.executable}", "{MISBEHAVE}", "{mode}"]',
+        f'command = ["{{python}}", "{MISBEHAVE.name}", "{mode}"]',
     ]
     if env:
         lines.append("env = { " + ", ".join(f'{k} = "{v}"' for k, v in env.items()) + " }")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from tests.helpers import MISBEHAVE, no_bot_left  # noqa: F401 - a fixture
+from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.usefixtures("no_bot_left")
 
@@ -42,10 +42,7 @@ def failed_rows(table: str) -> list[str]:
 
 
 def write_manifest(tmp_path, mode: str) -> str:
-    (tmp_path / "bot.toml").write_text(
-        f'name = "{mode}"\ncommand = ["{sys.executable}", "{MISBEHAVE}", "{mode}"]\n'
-    )
-    return str(tmp_path)
+    return str(misbehaving_bot(tmp_path, mode).source)
 
 
 @pytest.mark.parametrize("bot", ["random", "heuristic"])

@@ -12,6 +12,7 @@ import pytest
 from arena.core.rules import LoneDefender
 from arena.errors import ConfigError
 from arena.runner import FaultPolicy
+from arena.sandbox import DEFAULT_CAPS
 from ladder.config import GAUNTLET, ROUND_ROBIN, database_of, load_ladder, parse_ladder
 from tests.helpers import ROOT
 
@@ -67,7 +68,8 @@ def test_defaults(tmp_path):
     cfg = load_ladder(write(tmp_path, 'bots = ["random", "heuristic"]\ngames_per_pairing = 2\n',
                             name="night.toml"))
     assert cfg.name == "night"
-    assert cfg.duplicate and cfg.seed == 1 and cfg.concurrency >= 1
+    assert cfg.duplicate and cfg.seed is None and cfg.concurrency >= 1  # a secret deal key
+    assert cfg.sandbox and not cfg.fresh_processes and cfg.caps == DEFAULT_CAPS
     assert cfg.rules.name == "standard"
     assert cfg.database.name == "night.sqlite" and cfg.database.parent == tmp_path.resolve()
     assert cfg.fault_policy is FaultPolicy.FORFEIT and cfg.transport == "unix"

@@ -16,6 +16,7 @@ import pytest
 
 from ladder.config import load_ladder
 from ladder.schedule import plan_ladder
+from ladder.store import Store
 from tests.helpers import ROOT, no_bot_left, processes_with_mark
 from tests.test_ladder_run import ladder_cli, stored, write_ladder
 
@@ -67,7 +68,9 @@ def test_kill_9_mid_run_loses_nothing_and_doubles_nothing(tmp_path, no_bot_left)
     proc2 = ladder_cli("run", path, "--quiet")
     assert proc2.returncode == 0, proc2.stderr + proc2.stdout
     after = stored(db)
-    planned = {g.game_id for g in plan_ladder(cfg)}
+    with Store.open(db) as store:
+        key = store.deal_key()
+    planned = {g.game_id for g in plan_ladder(cfg, key)}
     assert set(after) == planned  # every planned game...
     conn = sqlite3.connect(db)
     (count,) = conn.execute("SELECT count(*) FROM games").fetchone()

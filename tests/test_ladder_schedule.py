@@ -4,12 +4,13 @@ pairs swapped, and ids that stay put when the ladder file changes around them.""
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 
 import pytest
 
-from arena.core.game import derive_seed
 from arena.core.rules import preset
+from arena.deals import deal_seed, key_from_seed
 from arena.manifest import load_manifest
 from arena.runner import FaultPolicy
 from arena.wire.transport import TimeControl
@@ -17,10 +18,12 @@ from ladder.config import GAUNTLET, ROUND_ROBIN
 from ladder.schedule import game_spec, pairings, plan
 
 BOTS = ["delta", "alpha", "charlie", "bravo"]
+KEY = key_from_seed(1)
 
 
 def round_robin(games=16, duplicate=True, seed=7, names=BOTS):
-    return plan(names, fmt=ROUND_ROBIN, games_per_pairing=games, seed=seed, duplicate=duplicate)
+    return plan(names, fmt=ROUND_ROBIN, games_per_pairing=games, key=key_from_seed(seed),
+                duplicate=duplicate)
 
 
 def test_every_pairing_plays_the_same_number_of_games():
@@ -87,12 +90,13 @@ def test_duplicate_pairs_share_the_deal_with_teams_swapped():
         assert all(x != y for x, y in zip(first.seats, second.seats, strict=True))
         # and the two games are adjacent in the schedule (they run side by side)
         assert second.seq == first.seq + 1
-    # deal k has the same seed in every pairing: every bot meets the same deals
-    seeds_by_deal = {}
-    for g in games:
-        assert seeds_by_deal.setdefault(g.deal, g.seed) == g.seed
-    assert seeds_by_deal[3] == derive_seed(7, 3)
-    assert len(set(seeds_by_deal.values())) == 8
+        # played by the two process families, announced by unrelated table ids
+        assert (first.family, second.family) == (0, 1)
+        assert first.table_id != second.table_id
+    # each pairing has deals of its own: a process kept between games never meets a deal
+    # twice, so it never knows cards played against it before
+    assert len({g.seed for g in games}) == len(games) // 2
+    assert games[0].seed == deal_seed(key_from_seed(7), games[0].bot_a, games[0].bot_b, 0)
 
 
 def test_single_games_each_have_their_own_deal():
@@ -114,6 +118,19 @@ def test_the_plan_is_a_pure_function_of_the_settings():
     assert round_robin(seed=8) != round_robin()
 
 
+def test_nothing_a_bot_is_told_names_the_schedule_or_the_deal():
+    games = round_robin(games=8)
+    other = {g.game_id: g for g in round_robin(games=8, seed=8)}
+    for g in games:
+        # 16 hex digits, unrelated to the game id, the pairing, the number or the seed
+        assert re.fullmatch(r"[0-9a-f]{16}", g.table_id)
+        assert g.table_id not in (g.game_id, str(g.seed), f"{g.number:05d}")
+        # under another key the same game has another table id and another deal
+        assert other[g.game_id].table_id != g.table_id
+        assert other[g.game_id].seed != g.seed
+    assert len({g.table_id for g in games}) == len(games)
+
+
 def test_ids_do_not_depend_on_the_order_of_the_file_or_the_number_of_games():
     by_id = {g.game_id: g for g in round_robin(games=8)}
     reordered = round_robin(games=8, names=list(reversed(BOTS)))
@@ -132,7 +149,7 @@ def test_ids_do_not_depend_on_the_order_of_the_file_or_the_number_of_games():
 
 
 def test_gauntlet_is_one_bot_against_the_field():
-    games = plan(BOTS, fmt=GAUNTLET, challenger="charlie", games_per_pairing=4, seed=1,
+    games = plan(BOTS, fmt=GAUNTLET, challenger="charlie", games_per_pairing=4, key=KEY,
                  duplicate=True)
     pairs = {(g.bot_a, g.bot_b) for g in games}
     assert pairs == {("alpha", "charlie"), ("bravo", "charlie"), ("charlie", "delta")}

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.core.rules import preset
+from arena.deals import key_from_seed
 from arena.faults import Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, SeatBot
 from arena.manifest import BotManifest
@@ -22,6 +23,7 @@ from ladder.standings import compute_standings, pair_results
 from ladder.store import SCHEMA_VERSION, Store, StoreError
 
 SETTINGS = {"seed": 1, "duplicate": True, "rules": {"target": 10}}
+KEY = key_from_seed(1)
 
 
 def manifest(name: str, digest: str = "d1") -> BotManifest:
@@ -62,7 +64,7 @@ def test_schema_is_created_with_its_version_and_wal(tmp_path):
 def test_a_game_is_stored_once_with_its_record(tmp_path):
     store, ids = open_store(tmp_path)
     run = store.start_run(planned=3, to_play=3, concurrency=1)
-    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, seed=1,
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, key=KEY,
                 duplicate=True)[1]
     row = store.record_game(game, fake_log(game, a_wins=True, faults=2), ids, run)
     assert row is not None and row.score_a == 1.0 and row.faults == 2
@@ -87,7 +89,7 @@ def test_a_record_missing_seats_is_completed_from_the_plan(tmp_path):
     """A game forfeited while its bots started may list only the seats filled so far."""
     store, ids = open_store(tmp_path)
     run = store.start_run(planned=1, to_play=1, concurrency=1)
-    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, seed=1,
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, key=KEY,
                 duplicate=True)[0]
     store.record_game(game, fake_log(game, a_wins=False, faults=1, seats=2), ids, run)
     log = store.record(game.game_id)
@@ -98,7 +100,7 @@ def test_a_record_missing_seats_is_completed_from_the_plan(tmp_path):
 def test_a_record_of_other_bots_is_refused(tmp_path):
     store, ids = open_store(tmp_path)
     run = store.start_run(planned=1, to_play=1, concurrency=1)
-    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, seed=1,
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, key=KEY,
                 duplicate=True)[0]
     log = fake_log(game, True)
     log.seats = tuple(replace(s, name="charlie") for s in log.seats)
@@ -121,7 +123,7 @@ def test_only_one_writer_at_a_time(tmp_path):
 def test_fresh_starts_over(tmp_path):
     store, ids = open_store(tmp_path)
     run = store.start_run(planned=1, to_play=1, concurrency=1)
-    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, seed=1,
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, key=KEY,
                 duplicate=True)[0]
     store.record_game(game, fake_log(game, True), ids, run)
     store.close()
@@ -134,7 +136,7 @@ def test_other_settings_are_refused_once_games_are_stored(tmp_path):
     store.bind_settings("test", {**SETTINGS, "seed": 2})  # no games yet: fine
     store.bind_settings("test", SETTINGS)
     run = store.start_run(planned=1, to_play=1, concurrency=1)
-    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, seed=1,
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, key=KEY,
                 duplicate=True)[0]
     store.record_game(game, fake_log(game, True), ids, run)
     with pytest.raises(StoreError, match=r"seed was 1, now 2.*--fresh"):
@@ -180,7 +182,7 @@ def stored_ladder(tmp_path, strengths, games=16, seed=3):
     store, ids = open_store(tmp_path, names)
     run = store.start_run(planned=0, to_play=0, concurrency=1)
     rng = random.Random(seed)
-    planned = plan(names, fmt=ROUND_ROBIN, games_per_pairing=games, seed=1, duplicate=True)
+    planned = plan(names, fmt=ROUND_ROBIN, games_per_pairing=games, key=KEY, duplicate=True)
     order = list(planned)
     rng.shuffle(order)  # games finish in any order
     for g in order:

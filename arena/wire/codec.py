@@ -361,10 +361,13 @@ def gamelog_to_pb(log: GameLog) -> record_pb.GameRecord:
         first_dealer=log.first_dealer,
         started_ms=log.started_ms,
         finished_ms=log.finished_ms,
+        table_id=log.table_id,
     )
     rules_to_pb(log.rules, msg.rules)
     for sb in log.seats:
-        msg.seats.add(seat=sb.seat, name=sb.name, version=sb.version)
+        msg.seats.add(seat=sb.seat, name=sb.name, version=sb.version, digest=sb.digest,
+                      reported_name=sb.reported_name, reported_version=sb.reported_version,
+                      sandboxed=sb.sandboxed)
     for h in log.hands:
         hm = msg.hands.add(hand_number=h.hand_number, dealer=h.dealer)
         for seat, cards in enumerate(h.dealt):
@@ -425,7 +428,11 @@ def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:
         rules=rules_from_pb(msg.rules),
         seed=msg.seed,
         first_dealer=msg.first_dealer,
-        seats=tuple(SeatBot(s.seat, s.name, s.version) for s in msg.seats),
+        seats=tuple(
+            SeatBot(s.seat, s.name, s.version, s.digest, s.reported_name, s.reported_version,
+                    s.sandboxed)
+            for s in msg.seats
+        ),
         hands=hands,
         final_scores=_pair(msg.final_scores),
         winning_team=msg.winning_team if msg.end != record_pb.GAME_END_UNSPECIFIED else None,
@@ -438,4 +445,5 @@ def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:
         started_ms=msg.started_ms,
         finished_ms=msg.finished_ms,
         schema_version=msg.schema_version,
+        table_id=msg.table_id,
     )

@@ -13,12 +13,14 @@ what the SDK never would. Modes:
   refuse        refuses the rules at the handshake
   flood         plays legally but writes 200 KB to stderr per decision
   slow          sleeps 0.3 s on each of its first 6 decisions (inside a 1 s limit)
-  record        plays legally and appends every DecideRequest to $RECORD_FILE
+  record        plays legally and writes every DecideRequest to stdout (its log), one
+                line each: "REQUEST " and the message in base64
   ignore-term   plays legally but ignores SIGTERM
   sleepy        takes 1 s over every decision
   raise         raises an error in its Decide handler
 """
 
+import base64
 import os
 import signal
 import sys
@@ -51,9 +53,7 @@ class Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
         action = types_pb2.Action()
         action.CopyFrom(request.legal_actions[0])
         if MODE == "record":
-            with open(os.environ["RECORD_FILE"], "ab") as f:
-                data = request.SerializeToString()
-                f.write(len(data).to_bytes(4, "big") + data)
+            print("REQUEST", base64.b64encode(request.SerializeToString()).decode(), flush=True)
         elif MODE == "hang" and self.decisions == 3:
             time.sleep(3600)
         elif MODE == "crash" and self.decisions == 5:

