@@ -138,7 +138,13 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
     header = Table.grid(padding=(0, 2))
     header.add_row("game", log.game_id)
     header.add_row("rules", f"{log.rules.name} (deck {log.rules.deck}, to {log.rules.target})")
-    header.add_row("seed", str(log.seed))
+    if seat is None:  # the seed deals every hidden card
+        header.add_row("seed", str(log.seed))
+    if log.table_id:
+        header.add_row("table id", f"{log.table_id} (what the bots were told)")
+    unsealed = [names[s.seat] for s in log.seats if not s.sandboxed]
+    header.add_row("sandbox", "every seat sealed" if not unsealed else Text(
+        f"NOT sealed: {', '.join(unsealed)} (could have seen hidden cards)", style="bold red"))
     header.add_row("team 0", f"{names[0]} + {names[2]}")
     header.add_row("team 1", f"{names[1]} + {names[3]}")
     header.add_row("result", f"{log.final_scores[0]}-{log.final_scores[1]}, team "

@@ -63,6 +63,10 @@ def print_match_table(logs: Iterable[GameLog], order: Sequence[str], elapsed: fl
     rows = [stats[n] for n in order if n in stats]
     rate = len(logs) / elapsed if elapsed > 0 else 0.0
     console.print(bot_table(rows, f"{len(logs)} games in {elapsed:.1f} s ({rate:.1f} games/s)"))
+    unsealed = sorted({s.name for log in logs for s in log.seats if not s.sandboxed})
+    if unsealed:
+        console.print(f"[bold red]not sandboxed[/bold red]: {', '.join(unsealed)} ran without "
+                      "a sandbox and could have seen hidden cards")
     faults = [(log.game_id, f) for log in logs for f in log.faults]
     if faults:
         console.print(f"[red]{len(faults)} fault(s)[/red]; the first few:")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from arena import ADDRESS_ENV
 from arena.core.actions import Action
@@ -75,15 +76,28 @@ class _Handler(BotHandler):
     def decide(
         self, game_id: str, view: SeatView, events: Sequence[Event], time_left: float
     ) -> Action:
-        for e in events:
-            self.bot.on_event(e)
-        self.bot.time_left = time_left
-        return self.bot.decide(view)
+        try:
+            for e in events:
+                self.bot.on_event(e)
+            self.bot.time_left = time_left
+            return self.bot.decide(view)
+        except MemoryError:
+            _out_of_memory(self.bot)
 
     def end_game(self, game_id: str, events: Sequence[Event]) -> None:
         for e in events:
             self.bot.on_event(e)
         self.bot.end_game()
+
+
+def _out_of_memory(bot: Bot) -> NoReturn:
+    """A bot that ran out of memory (in the arena, its sandbox's memory limit) exits at
+    once: a Python process that failed to allocate may be left in any state, and the
+    arena rules a crash of this seat alone, where a half-broken bot could go on failing
+    in ways that look like other faults."""
+    os.write(2, f"{bot.name}: out of memory (the sandbox's limit is its manifest's "
+                f"[limits] memory_mb); exiting\n".encode())
+    os._exit(70)
 
 
 def run(bot: Bot, address: str | None = None) -> None:

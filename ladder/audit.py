@@ -105,6 +105,7 @@ def audit_game(row: GameRow, log: GameLog, *, game_bots: GameBots | None = None,
     check("faults_a", row.faults_a, faults_a)
     check("faults_b", row.faults_b, len(log.faults) - faults_a)
     check("fault_kinds", row.fault_kinds, ",".join(sorted({f.kind.value for f in log.faults})))
+    check("sandboxed", row.sandboxed, log.sandboxed)
 
     if game_bots is not None:
         problems += _audit_game_bots(row, log, game_bots)

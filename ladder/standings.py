@@ -58,6 +58,8 @@ class Line:
     low: float | None = None
     high: float | None = None
     results: int = 0
+    unsealed: int = 0
+    """Its games in which some seat ran without a sandbox (or was given by address)."""
     """Results in the fit: games, or complete duplicate pairs."""
     score: float | None = None
     """Mean score over those results."""
@@ -98,6 +100,7 @@ class Standings:
                 {
                     "name": ln.name, "games": ln.games, "wins": ln.wins,
                     "win_pct": round(ln.win_pct, 3), "faults": ln.faults,
+                    "unsealed_games": ln.unsealed,
                     "elo": round(ln.elo, 3),
                     "rating": _round(ln.rating), "stderr": _round(ln.stderr),
                     "low": _round(ln.low), "high": _round(ln.high),
@@ -165,8 +168,12 @@ def compute_standings(
     games: dict[str, int] = dict.fromkeys(bots, 0)
     wins: dict[str, int] = dict.fromkeys(bots, 0)
     faults: dict[str, int] = dict.fromkeys(bots, 0)
+    unsealed: dict[str, int] = {}
     cross: dict[tuple[str, str], tuple[float, int]] = {}
     for r in rows:
+        if not getattr(r, "sandboxed", True):  # rows made in memory may not say
+            for me in (r.bot_a, r.bot_b):
+                unsealed[me] = unsealed.get(me, 0) + 1
         for me, other, score, f in ((r.bot_a, r.bot_b, r.score_a, r.faults_a),
                                     (r.bot_b, r.bot_a, 1.0 - r.score_a, r.faults_b)):
             games[me] = games.get(me, 0) + 1
@@ -199,6 +206,7 @@ def compute_standings(
             high=rated.high if rated else None,
             results=rated.games if rated else 0,
             score=rated.score if rated else None,
+            unsealed=unsealed.get(name, 0),
         ))
     lines.sort(key=lambda ln: (ln.rating is None, -(ln.rating or 0.0), -ln.elo, ln.name))
     return Standings(

@@ -112,6 +112,7 @@ CREATE TABLE games (
     started_ms  INTEGER NOT NULL,
     finished_ms INTEGER NOT NULL,
     run         INTEGER NOT NULL REFERENCES runs (id),
+    sandboxed   INTEGER NOT NULL CHECK (sandboxed IN (0, 1)),  -- 0: a seat ran unsealed
     record      BLOB    NOT NULL    -- euchre.v1.GameRecord (proto/euchre/v1/record.proto)
 );
 CREATE INDEX games_by_seq ON games (seq, game_id);
@@ -206,12 +207,15 @@ class GameRow:
     started_ms: int
     finished_ms: int
     run: int
+    sandboxed: bool = True
+    """Every seat was sealed; False: a bot could have seen hidden cards."""
 
 
 _GAME_ROW_SQL = """
 SELECT g.id, g.game_id, g.seq, a.label, b.label, g.number, g.deal, g.seed, g.first_dealer,
        g.a_team, g.seats, g.outcome, g.winning_team, g.score_a, g.points_a, g.points_b,
-       g.hands, g.faults, g.faults_a, g.faults_b, g.fault_kinds, g.started_ms, g.finished_ms, g.run
+       g.hands, g.faults, g.faults_a, g.faults_b, g.fault_kinds, g.started_ms, g.finished_ms, g.run,
+       g.sandboxed
 FROM games g JOIN bots a ON a.id = g.bot_a JOIN bots b ON b.id = g.bot_b
 """
 
@@ -219,6 +223,7 @@ FROM games g JOIN bots a ON a.id = g.bot_a JOIN bots b ON b.id = g.bot_b
 def _game_row(row: Sequence[Any]) -> GameRow:
     values = list(row)
     values[10] = tuple(values[10].split(","))
+    values[24] = bool(values[24])
     return GameRow(*values)
 
 
@@ -456,15 +461,15 @@ class Store:
             log.end.value, log.winning_team, 1.0 if log.winning_team == a_team else 0.0,
             log.final_scores[a_team], log.final_scores[1 - a_team], len(log.hands),
             len(log.faults), faults_a, len(log.faults) - faults_a, kinds, log.started_ms,
-            log.finished_ms, run, blob,
+            log.finished_ms, run, int(log.sandboxed), blob,
         )
         with self._transaction():
             cur = self.conn.execute(
                 "INSERT INTO games (game_id, seq, bot_a, bot_b, number, deal, seed, "
                 "first_dealer, a_team, seats, outcome, winning_team, score_a, points_a, "
                 "points_b, hands, faults, faults_a, faults_b, fault_kinds, started_ms, "
-                "finished_ms, run, record) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "finished_ms, run, sandboxed, record) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id) DO NOTHING",
                 values,
             )
@@ -485,7 +490,7 @@ class Store:
             game.deal, game.seed, game.first_dealer, a_team, seat_labels, log.end.value,
             log.winning_team, values[12], values[13], values[14], len(log.hands),
             len(log.faults), faults_a, len(log.faults) - faults_a, kinds, log.started_ms,
-            log.finished_ms, run,
+            log.finished_ms, run, log.sandboxed,
         )
 
     def games(self, *, bot: str | None = None, faults_only: bool = False,

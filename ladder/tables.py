@@ -14,6 +14,9 @@ from rich.table import Table
 from ladder.standings import BY_PAIRS, Standings
 from ladder.store import GameRow
 
+UNSEALED_MARK = "†"
+"""Marks a bot some of whose games were played unsealed."""
+
 
 def _num(x: float | None, fmt: str = ".0f") -> str:
     return "-" if x is None else format(x, fmt)
@@ -43,7 +46,8 @@ def standings_table(st: Standings, title: str | None = None) -> Table:
             interval = f"{ln.low:.0f}..{ln.high:.0f}"
         rating = "-" if ln.rating is None else f"{ln.rating:.0f}"
         t.add_row(
-            ln.name, str(ln.games), f"{ln.win_pct:.1f}", f"{ln.elo:.0f}", rating,
+            f"{ln.name}{UNSEALED_MARK if ln.unsealed else ''}", str(ln.games),
+            f"{ln.win_pct:.1f}", f"{ln.elo:.0f}", rating,
             interval, los, f"[red]{ln.faults}" if ln.faults else "0",
         )
     return t
@@ -51,9 +55,15 @@ def standings_table(st: Standings, title: str | None = None) -> Table:
 
 def _caption(st: Standings, unit: str) -> str:
     if st.fit is None:
-        return f"{st.games} games; no maximum-likelihood ratings: {st.fit_problem}"
-    return (f"{st.games} games. Rating: Bradley-Terry over {unit}, prior {st.fit.prior:g}, "
-            "mean 1200. Elo: K=10, in schedule order.")
+        text = f"{st.games} games; no maximum-likelihood ratings: {st.fit_problem}"
+    else:
+        text = (f"{st.games} games. Rating: Bradley-Terry over {unit}, prior "
+                f"{st.fit.prior:g}, mean 1200. Elo: K=10, in schedule order.")
+    unsealed = [f"{ln.name} in {ln.unsealed}" for ln in st.lines if ln.unsealed]
+    if unsealed:
+        text += (f"\n{UNSEALED_MARK} played without a sandbox, so it could have seen hidden "
+                 f"cards: {', '.join(unsealed)} game(s)")
+    return text
 
 
 def los_table(st: Standings) -> Table:

@@ -127,6 +127,14 @@ BAD = [
     ('bots = ["random", "heuristic"]\ngames_per_pairing = 2\nchallenger = "random"\n', 3,
      "only a gauntlet has a challenger"),
     ('bots = ["random", "heuristic"]\ngames_per_pairing = 2\nseed = -1\n', 3, "seed: -1"),
+    ('bots = ["random", "heuristic"]\ngames_per_pairing = 2\ntransport = "tcp"\n', 3,
+     "transport: a sandboxed bot has no network"),
+    ('bots = ["random", "heuristic"]\ngames_per_pairing = 2\nsandbox = "no"\n', 3,
+     "sandbox: expected true or false"),
+    ('bots = ["random", "heuristic"]\ngames_per_pairing = 2\n\n[limits]\nmemory = 1\n', 5,
+     "limits.memory: unknown key"),
+    ('bots = ["random", "heuristic"]\ngames_per_pairing = 2\n\n[limits]\nprocesses = 0\n', 5,
+     "limits.processes: 0: expected a whole number"),
     ('bots = ["random", "heuristic"]\ngames_per_pairing = 2\nconcurrency = 0\n', 3,
      "concurrency: 0"),
     ('bots = ["random", "heuristic"]\ngames_per_pairing = 2\nduplicate = "yes"\n', 3,
@@ -209,3 +217,22 @@ def test_the_demo_ladder_file_is_valid():
     cfg = load_ladder(ROOT / "ladders" / "demo.toml")
     assert {"random", "heuristic"} <= set(cfg.bot_names)
     assert cfg.duplicate and cfg.games_per_pairing % 2 == 0
+
+
+def test_sandbox_settings_and_a_manifest_over_the_caps(tmp_path):
+    cfg = load_ladder(write(tmp_path, 'bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
+                            'sandbox = false\ntransport = "tcp"\nfresh_processes = true\n'
+                            'seed = 5\n[limits]\nmemory_mb = 300\n'))
+    assert not cfg.sandbox and cfg.fresh_processes and cfg.transport == "tcp"
+    assert cfg.caps.memory_mb == 300 and cfg.caps.processes == DEFAULT_CAPS.processes
+    assert cfg.settings()["seed"] == 5 and cfg.settings()["deals"]
+    bot = tmp_path / "greedy"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "greedy"\ncommand = ["{python}", "bot.py"]\n'
+                                  '[limits]\nmemory_mb = 4096\n')
+    with pytest.raises(ConfigError, match=r"greedy.*memory_mb = 4096 \(at most 2048\)"):
+        load_ladder(write(tmp_path, 'bots = ["random", "greedy"]\ngames_per_pairing = 2\n'))
+    # the same bot within raised caps is fine, and gets what it asked for
+    cfg = load_ladder(write(tmp_path, 'bots = ["random", "greedy"]\ngames_per_pairing = 2\n'
+                            '[limits]\nmemory_mb = 8192\n'))
+    assert cfg.bots[1].manifest.sandbox(cfg.caps).limits.memory_mb == 4096

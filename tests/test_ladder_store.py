@@ -252,3 +252,34 @@ def test_rating_history_snapshots(tmp_path):
     assert {h[2] for h in history} == {"alpha", "bravo"}
     assert all(h[1] == 4 for h in history)
     store.close()
+
+
+def test_a_game_with_an_unsealed_seat_is_stored_and_shown_as_such(tmp_path):
+    from rich.console import Console
+
+    from ladder.tables import UNSEALED_MARK, standings_table
+
+    store, ids = open_store(tmp_path, ("alpha", "bravo"))
+    run = store.start_run(planned=0, to_play=0, concurrency=1)
+    games = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=4, key=KEY,
+                 duplicate=True)
+    for i, g in enumerate(games):
+        log = fake_log(g, a_wins=True)
+        # game 0: every seat sealed; game 1: bravo's seats given by address (unsealed)
+        log.seats = tuple(replace(sb, sandboxed=i != 1 or sb.name != "bravo") for sb in log.seats)
+        store.record_game(g, log, ids, run)
+    rows = store.games()
+    assert [r.sandboxed for r in rows] == [True, False, True, True]
+    assert store.record(rows[1].game_id).seats[1 - rows[1].a_team].sandboxed is False
+    st = compute_standings(rows)
+    assert {ln.name: ln.unsealed for ln in st.lines} == {"alpha": 1, "bravo": 1}
+    assert {b["name"]: b["unsealed_games"] for b in st.to_json()["bots"]} == {"alpha": 1, "bravo": 1}
+    console = Console(width=120, record=True)
+    console.print(standings_table(st))
+    text = console.export_text()
+    assert f"alpha{UNSEALED_MARK}" in text and "played without a sandbox" in text
+    sealed = compute_standings([r for r in rows if r.sandboxed])
+    console = Console(width=120, record=True)
+    console.print(standings_table(sealed))
+    assert UNSEALED_MARK not in console.export_text()
+    store.close()

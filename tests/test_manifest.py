@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -68,3 +69,35 @@ def test_digest_changes_when_the_bot_changes(tmp_path):
     assert load_manifest(ref).digest == before
     (tmp_path / "bot.py").write_text("print(2)\n")
     assert load_manifest(ref).digest != before
+
+
+def test_read_only_paths_limits_and_the_python_runtime(tmp_path):
+    from arena.manifest import python_runtime
+    from arena.sandbox import DEFAULT_CAPS
+
+    extra = tmp_path / "runtime"
+    extra.mkdir()
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    m = load_manifest(write(bot, 'name = "b"\ncommand = ["{python}", "bot.py"]\n'
+                            'read_only = ["../runtime"]\n[limits]\nmemory_mb = 100\n'))
+    assert m.read_only[0] == extra.resolve()
+    assert set(python_runtime()) <= set(m.read_only)  # {python} brings the arena's Python
+    sandbox = m.sandbox(DEFAULT_CAPS)
+    assert sandbox.limits.memory_mb == 100 and sandbox.limits.processes == DEFAULT_CAPS.processes
+    plain = load_manifest(write(bot, 'name = "b"\ncommand = ["/usr/bin/env", "node", "bot.js"]\n'))
+    assert plain.read_only == ()  # no {python}: nothing of the arena's
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('read_only = "/opt"\n', "'read_only' must be a list"),
+        ('read_only = ["/no/such/place"]\n', "read_only path '/no/such/place' does not exist"),
+        ('[limits]\nmemory = 5\n', "limits: unknown key 'memory'"),
+        ('[limits]\nmemory_mb = -1\n', "limits.memory_mb must be a whole number"),
+    ],
+)
+def test_bad_sandbox_keys(tmp_path, text, message):
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        load_manifest(write(tmp_path, 'name = "b"\ncommand = ["x"]\n' + text))

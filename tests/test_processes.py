@@ -20,6 +20,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -578,3 +579,91 @@ def test_bot_outlives_idle_trio_worker_threads(
             assert await bot.stop() == -signal.SIGTERM
 
     trio.run(main)
+
+
+# --- the sandbox ---------------------------------------------------------------------------
+
+
+def sealed_spec(script: str, mark: str, **env: str) -> LaunchSpec:
+    from arena.manifest import python_runtime
+    from arena.sandbox import Sandbox
+
+    return replace(make_spec(script, mark, **env),
+                   sandbox=Sandbox(read_only=tuple(python_runtime())))
+
+
+def test_a_sealed_bot_sees_only_its_sandbox_and_still_stops_gracefully(
+        tmp_path: Path, mark: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its own pid namespace, a clean environment, no host files beyond its folder and
+    runtime, a read-only folder, its socket at /run/euchre; and SIGTERM reaches the bot
+    itself (not bwrap, which would end it with SIGKILL), so it exits in its grace."""
+    from arena.processes import sandbox_problem
+
+    if sandbox_problem() is not None:
+        pytest.skip(sandbox_problem())
+    monkeypatch.setenv("ARENA_SECRET_SETTING", "42")  # the arena's environment: not passed on
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the deal")
+    log = tmp_path / "sealed.log"
+    checkout = FIXTURES.parent.parent
+    spec = sealed_spec("sealed_report.py", mark,
+                       FIXTURE_PROBE=f"{secret}:{tmp_path}:{checkout}:{FIXTURES.parent}")
+
+    async def main() -> None:
+        async with open_bot_pool() as pool:
+            bot = await pool.start(spec, log_path=log)
+            assert bot.sandboxed and socket_path(bot).name == "bot.sock"
+            with socket.socket(socket.AF_UNIX) as s:
+                s.connect(str(socket_path(bot)))
+            assert await bot.stop() == 0  # it handled SIGTERM itself
+
+    trio.run(main)
+    text = log.read_text()
+    assert "EUCHRE_BOT_ADDRESS=unix:/run/euchre/bot.sock, sandboxed" in text
+    assert "uid=65534 " in text
+    pids = re.search(r"^pids=(.*)$", text, re.M)[1].split(",")
+    assert len(pids) <= 3, pids  # bwrap's init, the bot, maybe its own python helper
+    env = set(re.search(r"^env=(.*)$", text, re.M)[1].split(","))
+    assert "ARENA_SECRET_SETTING" not in env and "EUCHRE_TEST_MARK" in env  # the manifest's
+    assert {"PATH", "HOME", "LANG", "EUCHRE_BOT_ADDRESS"} <= env
+    assert "READABLE" not in text, text
+    assert text.count(": blocked (") == 2
+    # of the checkout, only the arena's packages, its venv and the bot's own folder
+    listed = set(re.search(rf"^probe {checkout}: lists (.*)$", text, re.M)[1].split(","))
+    assert listed <= {".venv", "arena", "sample_bots", "tests"}, listed
+    assert f"probe {FIXTURES.parent}: lists proc_fixtures\n" in text
+    assert "own folder: read-only" in text
+    assert not (FIXTURES / "written-by-bot").exists()
+    assert "home=/tmp tmp=[]" in text
+    assert "got SIGTERM, exiting cleanly" in text
+
+
+def test_a_sealed_bot_cannot_listen_on_tcp_or_run_a_command_outside(tmp_path: Path, mark: str) -> None:
+    from arena.sandbox import Sandbox
+
+    async def main() -> None:
+        async with open_bot_pool() as pool:
+            with pytest.raises(BotStartError, match="no network, so it cannot listen on TCP"):
+                await pool.start(sealed_spec("listener.py", mark), log_path=tmp_path / "a.log",
+                                 transport="tcp")
+            # the arena's Python is outside a sandbox that does not bind it
+            bare = replace(make_spec("listener.py", mark), sandbox=Sandbox())
+            with pytest.raises(BotStartError, match=r"is outside the sandbox.*read_only"):
+                await pool.start(bare, log_path=tmp_path / "b.log")
+
+    trio.run(main)
+
+
+def test_a_child_in_a_new_session_dies_with_its_sealed_bot(tmp_path: Path, mark: str) -> None:
+    """The limit of an unsealed bot (see the module docstring) is gone in a sandbox: the
+    pid namespace ends every process in it when the bot's sandbox ends."""
+    spec = sealed_spec("escapes.py", mark)
+
+    async def main() -> None:
+        async with open_bot_pool() as pool:
+            bot = await pool.start(spec, log_path=tmp_path / "g.log")
+            assert wait_until(lambda: len(marked_pids(mark)) >= 2, 5)
+            await bot.stop()
+
+    trio.run(main)
+    assert wait_until(lambda: not marked_pids(mark), 5), "a process outlived its sandbox"

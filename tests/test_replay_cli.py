@@ -146,3 +146,27 @@ def test_a_ladder_database_replays_verifies_and_catches_tampering(tmp_path):
     assert game_id in proc.stdout and "final score" in proc.stdout
     missing = arena("replay", str(db), "no-such-game")
     assert missing.returncode == 2 and "no game" in missing.stderr
+
+
+def test_the_header_says_who_was_unsealed_and_a_seat_view_hides_the_seed(record, capsys):
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from arena.replay_cli import show_game
+
+    _, log = record
+
+    def header(log, seat=None) -> str:
+        console = Console(width=160, record=True)
+        show_game(log, seat=seat, hand=0, console=console)
+        return console.export_text().split("upcard")[0]
+
+    sealed = replace(log, seats=tuple(replace(s, sandboxed=True) for s in log.seats),
+                     table_id="0123456789abcdef")
+    text = header(sealed)
+    assert "every seat sealed" in text and "0123456789abcdef" in text
+    assert f"seed      {log.seed}" in text
+    east_open = replace(sealed, seats=tuple(replace(s, sandboxed=s.seat != 1) for s in log.seats))
+    assert "NOT sealed: seat 1 east" in header(east_open)
+    assert "seed" not in header(sealed, seat=2)
