@@ -53,9 +53,14 @@ Guarantees, and how each is kept:
   neither blocks nor costs the arena memory. Each run starts with a header line (time,
   command, address), so appending across restarts is readable.
 
-Limits, stated so nobody relies on more: a bot that moves a child into a new session or
-process group (``setsid``, ``setpgid``) takes that child out of the arena's reach; only
-cgroups could prevent it. With ``transport="tcp"`` the free port is found by binding port 0
+* A sealed bot (``LaunchSpec.sandbox``, see arena.sandbox) runs under bwrap in its own
+  pid namespace: its group holds the watchdog, bwrap, the namespace's init and the bot.
+  Stopping sends SIGTERM to the bot's processes but not to bwrap, whose death would end
+  the namespace with SIGKILL at once; bwrap's exit status 128+N reads as signal N.
+
+Limits, stated so nobody relies on more: an *unsealed* bot that moves a child into a new
+session or process group (``setsid``, ``setpgid``) takes that child out of the arena's
+reach; a sealed bot cannot, since everything in its pid namespace dies with it. With ``transport="tcp"`` the free port is found by binding port 0
 and closing it, so another program could take it before the bot does (the bot then fails
 to start, or in the worst case the readiness probe reaches the wrong listener).
 """

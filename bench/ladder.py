@@ -13,7 +13,14 @@ Plays random, heuristic and a second heuristic in a duplicate round robin of abo
   count the figures, commit with fsync), and that share of the run;
 - the arena's resident memory after 1/5 of the games and after all of them (1,000 and
   5,000 with the default), and their ratio: a ladder left running overnight must not
-  grow. The target is a ratio within 1.10.
+  grow. The target is a ratio within 1.10;
+- the cost of the sandbox: the same ladder played sealed and unsealed in alternating
+  blocks (--sandbox-games each way), as `ratio sandbox/none` of games/s (target at least
+  0.90 with the default process reuse), and the time to start one bot process until it
+  listens, sealed against bare, alternating, as medians and their difference (target at
+  most 50 ms added), with bwrap's own cost on /bin/true beside it.
+
+    python bench/ladder.py --games 0 --sandbox-games 400   # only the sandbox's cost
 
 The machine may be shared and noisy, so compare the ratios printed within one run rather
 than absolute figures across runs.
@@ -25,10 +32,15 @@ import argparse
 import math
 import os
 import resource
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import trio
 
 if __package__ in (None, ""):  # run as a script from a checkout: make the packages importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -44,6 +56,7 @@ bots = ["random", "heuristic", {{ name = "heuristic-copy", bot = "heuristic" }}]
 games_per_pairing = {games}
 concurrency = {concurrency}
 seed = 2024
+sandbox = {sandbox}
 """
 
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -58,10 +71,11 @@ def rss_mb() -> float:
 
 
 def children_cpu() -> float:
-    """CPU seconds of this process's children: live ones from /proc, reaped ones from
-    getrusage (bots are children of the arena; a restarted bot is reaped)."""
+    """CPU seconds of this process's descendants: live ones from /proc (a sealed bot is a
+    grandchild, under bwrap), reaped ones from getrusage (a restarted bot is reaped)."""
     me = os.getpid()
-    total = 0.0
+    parent: dict[int, int] = {}
+    ticks: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -70,8 +84,19 @@ def children_cpu() -> float:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == me:  # ppid
-            total += (int(fields[11]) + int(fields[12])) / _TICKS  # utime + stime
+        parent[int(entry)] = int(fields[1])
+        ticks[int(entry)] = int(fields[11]) + int(fields[12])  # utime + stime
+
+    def descends(pid: int) -> bool:
+        for _ in range(64):
+            pid = parent.get(pid, 0)
+            if pid == me:
+                return True
+            if pid <= 1:
+                return False
+        return False
+
+    total = sum(t for pid, t in ticks.items() if descends(pid)) / _TICKS
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return total + usage.ru_utime + usage.ru_stime
 
@@ -104,15 +129,28 @@ def main(argv: list[str] | None = None) -> int:
                         help="games at once (default: the number of cores)")
     parser.add_argument("--keep", type=Path, default=None, metavar="DIR",
                         help="write the database there and keep it")
+    parser.add_argument("--sandbox-games", type=int, default=400,
+                        help="games played each way, sealed and unsealed, for the sandbox's "
+                        "cost (default 400; 0 skips it)")
+    parser.add_argument("--starts", type=int, default=20,
+                        help="bot process starts timed each way (default 20)")
     args = parser.parse_args(argv)
+    if args.games > 0 and main_run(args) != 0:
+        return 1
+    if args.sandbox_games > 0:
+        sandbox_cost(args)
+    return 0
 
+
+def main_run(args: argparse.Namespace) -> int:
     per_pairing = max(2, 2 * math.ceil(args.games / len(BOTS) / 2))
     total = per_pairing * len(BOTS)
     early = max(1, total // 5)
     folder = args.keep or Path(tempfile.mkdtemp(prefix="ladder-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "bench.toml"
-    path.write_text(LADDER.format(games=per_pairing, concurrency=args.concurrency))
+    path.write_text(LADDER.format(games=per_pairing, concurrency=args.concurrency,
+                                  sandbox="true"))
     cfg = parse_ladder(path.read_text(), path)
     cores = default_concurrency()
     print(f"ladder bench: {total} games ({per_pairing} per pairing of {', '.join(BOTS)}), "
@@ -164,10 +202,83 @@ def main(argv: list[str] | None = None) -> int:
     db_mb = cfg.database.stat().st_size / 2**20
     print(f"database:     {db_mb:.1f} MB, {1024 * db_mb / summary.played:.1f} KB per game")
     if args.keep is None:
-        for p in sorted(folder.rglob("*"), reverse=True):
-            p.rmdir() if p.is_dir() else p.unlink()
-        folder.rmdir()
+        shutil.rmtree(folder)
     return 0
+
+
+def sandbox_cost(args: argparse.Namespace) -> None:
+    """Games/s sealed and unsealed, in alternating blocks so that drift in the machine's
+    load falls on both; then process starts, alternating too."""
+    blocks = 4
+    per_pairing = max(2, 2 * math.ceil(args.sandbox_games / blocks / len(BOTS) / 2))
+    folder = Path(tempfile.mkdtemp(prefix="ladder-bench-sandbox-"))
+    totals = {True: [0, 0.0], False: [0, 0.0]}
+    try:
+        for block in range(blocks):
+            for sealed in ((True, False) if block % 2 == 0 else (False, True)):
+                path = folder / f"b{block}-{int(sealed)}.toml"
+                path.write_text(LADDER.format(games=per_pairing, concurrency=args.concurrency,
+                                              sandbox=str(sealed).lower()))
+                cfg = parse_ladder(path.read_text(), path)
+                t0 = time.monotonic()
+                summary = run_ladder(cfg, fresh=True)
+                totals[sealed][0] += summary.played
+                totals[sealed][1] += time.monotonic() - t0
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    rate = {k: n / t for k, (n, t) in totals.items()}
+    print(f"sandbox:      {rate[True]:.2f} games/s sealed, {rate[False]:.2f} unsealed "
+          f"({totals[True][0]} games each way, {blocks} alternating blocks, "
+          f"concurrency {args.concurrency})")
+    verdict = "ok" if rate[True] / rate[False] >= 0.90 else "OVER"
+    print(f"ratio sandbox/none: {rate[True] / rate[False]:.2f} ({verdict}; target at least 0.90)")
+    starts = trio.run(_start_times, args.starts)
+    sealed, bare = statistics.median(starts[True]), statistics.median(starts[False])
+    print(f"process start: median {1000 * sealed:.0f} ms sealed, {1000 * bare:.0f} ms bare "
+          f"(random bot, until it listens, {args.starts} each): {1000 * (sealed - bare):+.0f} ms "
+          f"added (target at most 50)")
+    bw = _bwrap_alone(args.starts)
+    print(f"              bwrap alone: {1000 * bw[True]:.1f} ms sealed /bin/true, "
+          f"{1000 * bw[False]:.1f} ms bare: {1000 * (bw[True] - bw[False]):+.1f} ms")
+
+
+async def _start_times(n: int) -> dict[bool, list[float]]:
+    from arena.manifest import load_manifest
+    from arena.processes import LaunchSpec, open_bot_pool
+    from arena.sandbox import DEFAULT_CAPS
+
+    m = load_manifest("random")
+    times: dict[bool, list[float]] = {True: [], False: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        async with open_bot_pool() as pool:
+            for i in range(n):
+                for sealed in ((True, False) if i % 2 == 0 else (False, True)):
+                    spec = LaunchSpec(m.name, m.command, m.cwd, m.env,
+                                      m.sandbox(DEFAULT_CAPS) if sealed else None)
+                    t0 = time.perf_counter()
+                    proc = await pool.start(spec, log_path=Path(tmp) / "start.log")
+                    times[sealed].append(time.perf_counter() - t0)
+                    await proc.stop()
+    return times
+
+
+def _bwrap_alone(n: int) -> dict[bool, float]:
+    """Median wall time of /bin/true run bare and through the sandbox's command line."""
+    from arena.sandbox import Sandbox, find_bwrap, find_prlimit, sandbox_argv, write_etc
+
+    with tempfile.TemporaryDirectory() as tmp:
+        etc, sock = Path(tmp) / "etc", Path(tmp) / "sock"
+        write_etc(etc)
+        sock.mkdir()
+        sealed = sandbox_argv(find_bwrap(), find_prlimit(), Sandbox(), argv=["/bin/true"],
+                              cwd=Path(tmp), socket_dir=sock, etc_dir=etc, env={})
+        times: dict[bool, list[float]] = {True: [], False: []}
+        for _ in range(n):
+            for flag, argv in ((True, sealed), (False, ["/bin/true"])):
+                t0 = time.perf_counter()
+                subprocess.run(argv, check=True)
+                times[flag].append(time.perf_counter() - t0)
+    return {k: statistics.median(v) for k, v in times.items()}
 
 
 if __name__ == "__main__":
