@@ -56,13 +56,16 @@ Guarantees, and how each is kept:
 * A sealed bot (``LaunchSpec.sandbox``, see arena.sandbox) runs under bwrap in its own
   pid namespace: its group holds the watchdog, bwrap, the namespace's init and the bot.
   Stopping sends SIGTERM to the bot's processes but not to bwrap, whose death would end
-  the namespace with SIGKILL at once; bwrap's exit status 128+N reads as signal N.
+  the namespace with SIGKILL at once; bwrap's exit status 128+N reads as signal N. Its
+  socket is in the sandbox's own tmpfs, reached through /proc/PID/root, so a sealed bot
+  has no host folder to write in and leaves nothing behind.
 
 Limits, stated so nobody relies on more: an *unsealed* bot that moves a child into a new
 session or process group (``setsid``, ``setpgid``) takes that child out of the arena's
-reach; a sealed bot cannot, since everything in its pid namespace dies with it. With ``transport="tcp"`` the free port is found by binding port 0
-and closing it, so another program could take it before the bot does (the bot then fails
-to start, or in the worst case the readiness probe reaches the wrong listener).
+reach; a sealed bot cannot, since everything in its pid namespace dies with it. With
+``transport="tcp"`` the free port is found by binding port 0 and closing it, so another
+program could take it before the bot does (the bot then fails to start, or in the worst
+case the readiness probe reaches the wrong listener).
 """
 
 from __future__ import annotations
@@ -99,7 +102,6 @@ from arena.sandbox import (
     sandbox_argv,
     sealed_env,
     visible_inside,
-    write_etc,
 )
 
 __all__ = [
@@ -134,7 +136,7 @@ _TAIL_READ = 64 * 1024
 # are ignored first thing, so that a stop's SIGTERM to the group cannot remove it early.
 # It only ever acts when the arena is gone (a live arena SIGKILLs it before closing the
 # pipe), so it also does the arena's tidying: the bot's socket, then the pool's directory,
-# which the last watchdog finds empty (for a sealed bot, its own socket folder in between).
+# which the last watchdog finds empty (a sealed bot's socket dies with its sandbox).
 # Otherwise every kill -9 would leave them in /tmp.
 _WATCHDOG_CODE = """\
 import os, signal, sys
@@ -142,7 +144,7 @@ for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
     signal.signal(sig, signal.SIG_IGN)
 while os.read(0, 64):
     pass
-for tidy, path in zip((os.unlink, os.rmdir, os.rmdir), sys.argv[1:4]):
+for tidy, path in zip((os.unlink, os.rmdir), sys.argv[1:3]):
     try:
         tidy(path)
     except OSError:
@@ -195,6 +197,9 @@ def _check_runnable(spec: LaunchSpec, env: Mapping[str, str]) -> None:
 
 
 _sandbox_checked: str | None = None
+# bwrap's own environment. Its first process stays inside the sandbox as pid 1, where
+# the bot can read /proc/1/environ: so it gets nothing of the arena's.
+_BWRAP_ENV = {"PATH": "/usr/bin:/bin"}
 
 
 def sandbox_problem() -> str | None:
@@ -226,16 +231,12 @@ def _try_sandbox() -> str:
         bwrap, prlimit = find_bwrap(), find_prlimit()
     except SandboxUnavailable as e:
         return str(e)
-    with tempfile.TemporaryDirectory(prefix="euchre-probe-") as tmp:
-        etc, sock = Path(tmp) / "etc", Path(tmp) / "sock"
-        write_etc(etc)
-        sock.mkdir()
-        argv = sandbox_argv(bwrap, prlimit, Sandbox(), argv=["/bin/true"], cwd=Path(tmp),
-                            socket_dir=sock, etc_dir=etc, env={})
-        try:
-            done = subprocess.run(argv, capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.TimeoutExpired) as e:
-            return f"bubblewrap could not be run: {e}"
+    argv = sandbox_argv(bwrap, prlimit, Sandbox(), argv=["/bin/true"], cwd=Path("/usr"), env={})
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=30, stdin=subprocess.DEVNULL,
+                              env=_BWRAP_ENV)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"bubblewrap could not be run: {e}"
     if done.returncode != 0:
         why = done.stderr.decode(errors="replace").strip().splitlines()
         return f"bubblewrap cannot make a sandbox here: {why[-1] if why else done.returncode}"
@@ -613,12 +614,9 @@ class BotProcess:
                 f"[arena] {_now()} {self.spec.name} (pid {self.pid}) did not exit after SIGKILL"
             )
         self._close_log()
-        if self._socket_path is not None:
+        if self._socket_path is not None and not self.sandboxed:  # (a sandbox takes its own)
             with contextlib.suppress(OSError):
                 self._socket_path.unlink()
-            if self.sandboxed:  # its own folder
-                with contextlib.suppress(OSError):
-                    self._socket_path.parent.rmdir()
         self._closed.set()
 
     async def _wait_ready(self, timeout: float) -> str | None:
@@ -626,6 +624,8 @@ class BotProcess:
         delay = 0.01
         with trio.move_on_after(timeout):
             while not self._exited.is_set():
+                if self.sandboxed and self._socket_path is None:
+                    self._find_sealed_socket()
                 if await self._accepts_connection():
                     return None
                 with trio.move_on_after(delay):
@@ -634,7 +634,17 @@ class BotProcess:
             return f"{describe_exit(self._returncode or 0)} before listening on {self.address}"
         return f"did not listen on {self.address} within {timeout:g} s"
 
+    def _find_sealed_socket(self) -> None:
+        """A sealed bot listens in its sandbox's own SOCKET_DIR; the arena reaches it
+        through /proc/PID/root of the sandbox's first process, bwrap's child."""
+        init = _first_child(self.pid)
+        if init is not None:
+            self._socket_path = Path(f"/proc/{init}/root{SOCKET_DIR}/{SOCKET_NAME}")
+            self.address = f"unix:{self._socket_path}"
+
     async def _accepts_connection(self) -> bool:
+        if self.sandboxed and self._socket_path is None:
+            return False
         if self._socket_path is not None:
             if not self._socket_path.exists():
                 return False
@@ -669,6 +679,16 @@ class BotProcess:
         return BotStartError("\n".join(lines), spec=self.spec)
 
 
+def _first_child(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = f.read().split()
+        return int(children[0]) if children else None
+    except OSError:  # a kernel without CONFIG_PROC_CHILDREN: look the long way
+        members = _group_members(os.getpgid(pid)) or {}
+        return next((p for p, parent in members.items() if parent == pid), None)
+
+
 def _bot_status(code: int, sandboxed: bool) -> int:
     """bwrap exits with 128 + N when the bot died of signal N; say it as subprocess would."""
     if sandboxed and 128 < code < 128 + signal.NSIG:
@@ -698,12 +718,11 @@ def _spawn(
     log_path: Path,
     log_cap: int,
     grace: float,
-    etc_dir: Path | None = None,
 ) -> BotProcess:
     """Start the watchdog and the bot, synchronously, in the calling (trio) thread.
 
     Synchronous on purpose (see _with_pdeathsig); a fork+exec costs a few milliseconds.
-    A sealed bot's `socket_path` is in a folder of its own, which it sees as SOCKET_DIR.
+    A sealed bot has no `socket_path` yet: it is found inside its sandbox once it runs.
     """
     if not spec.cwd.is_dir():
         raise _plain_start_error(spec, f"working directory {spec.cwd} does not exist")
@@ -713,16 +732,13 @@ def _spawn(
         argv = list(spec.argv)
         shown_address = address
     else:
-        assert socket_path is not None and etc_dir is not None
         shown_address = f"unix:{SOCKET_DIR}/{SOCKET_NAME}"
         sealed = sealed_env(shown_address, spec.env)
         _check_runnable(spec, sealed)
-        # bwrap itself keeps the arena's environment (the sealed one is set inside).
-        env = dict(os.environ)
+        env = _BWRAP_ENV
         try:
             argv = sandbox_argv(find_bwrap(), find_prlimit(), spec.sandbox, argv=spec.argv,
-                                cwd=spec.cwd, socket_dir=socket_path.parent, etc_dir=etc_dir,
-                                env=sealed)
+                                cwd=spec.cwd, env=sealed)
         except SandboxUnavailable as e:
             raise _plain_start_error(spec, f"no sandbox: {e}") from None
     try:
@@ -746,8 +762,6 @@ def _spawn(
     watchdog = bot = None
     try:
         tidy = [] if socket_path is None else [str(socket_path), str(socket_path.parent)]
-        if spec.sandbox is not None and socket_path is not None:
-            tidy.append(str(socket_path.parent.parent))
         watchdog = subprocess.Popen(
             [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, *tidy],
             stdin=life_r,
@@ -842,23 +856,15 @@ class BotPool:
             raise ValueError("log_cap and grace must not be negative")
         self._counter += 1
         socket_path: Path | None = None
-        etc_dir: Path | None = None
-        if spec.sandbox is not None and transport != "unix":
-            raise _plain_start_error(
-                spec, "a sandboxed bot has no network, so it cannot listen on TCP: use the "
-                "unix transport, or run without the sandbox"
-            )
-        if transport == "unix":
-            folder = self._make_socket_dir()
-            if spec.sandbox is not None:
-                etc_dir = folder / "etc"
-                if not etc_dir.is_dir():
-                    write_etc(etc_dir)
-                own = folder / f"bot-{self._counter}"
-                own.mkdir(mode=0o700)
-                socket_path = own / SOCKET_NAME
-            else:
-                socket_path = folder / f"bot-{self._counter}.sock"
+        if spec.sandbox is not None:
+            if transport != "unix":
+                raise _plain_start_error(
+                    spec, "a sandboxed bot has no network, so it cannot listen on TCP: use "
+                    "the unix transport, or run without the sandbox"
+                )
+            address = "unix:(inside its sandbox, once it runs)"
+        elif transport == "unix":
+            socket_path = self._make_socket_dir() / f"bot-{self._counter}.sock"
             address = f"unix:{socket_path}"
         elif transport == "tcp":
             address = f"127.0.0.1:{_free_tcp_port()}"
@@ -872,7 +878,6 @@ class BotPool:
             log_path=Path(log_path),
             log_cap=log_cap,
             grace=grace,
-            etc_dir=etc_dir,
         )
         self._procs.add(proc)
         self._nursery.start_soon(self._supervise, proc)

@@ -7,20 +7,24 @@ namespaces of its own:
 * **pid**: it sees and can signal only its own processes, and everything it starts dies
   with it (when the namespace's first process dies, the kernel kills the rest), so a child
   that double-forks into a new session cannot outlive the bot;
-* **network**: none at all. Its one channel to the world is the unix socket in a folder
-  of its own, bound into the sandbox at `SOCKET_DIR`; abstract unix sockets belong to the
-  network namespace too, so two bots cannot meet there either;
+* **network**: none at all. Its one channel to the world is its unix socket in
+  `SOCKET_DIR`, a tiny tmpfs of the sandbox's own that the arena reaches through
+  ``/proc/PID/root`` of the sandbox's first process (so no host folder is writable to a
+  bot); abstract unix sockets belong to the network namespace too, so two bots cannot meet
+  there either;
 * **IPC, UTS, cgroup**: its own, so no shared memory or message queue with another bot;
 * **user**: an unprivileged uid (`BOT_UID`) with every capability dropped and
   ``no_new_privs`` set (bwrap always sets it).
 
-Files: a fresh root holding, read-only, what programs need to run (``/usr`` and the
+Files: a fresh root, read-only, holding what programs need to run (``/usr`` and the
 ``/bin``, ``/lib*`` links, a minimal ``/etc``), the runtime of ``{python}`` bots, the
 bot's own folder, and any ``read_only`` paths its manifest names; a private, size-limited
 tmpfs as ``/tmp``, which is also ``HOME``. Nothing else of the host is there: not the
 checkout, records, logs, ladder databases, other bots' folders, ``/proc`` of other
 processes or the arena's environment. The environment is rebuilt from nothing: ``PATH``,
-``HOME``, ``LANG``, ``TMPDIR``, the address variable and the manifest's ``env``.
+``HOME``, ``LANG``, ``TMPDIR``, the address variable and the manifest's ``env``; bwrap
+itself, whose first process stays in the sandbox (its ``/proc/1``), is started with no
+more than ``PATH``.
 
 Limits (`Limits`) are set inside the sandbox by util-linux's ``prlimit`` just before the
 bot's command runs. Memory is ``RLIMIT_DATA``: it counts memory a process writes (heap,
@@ -68,16 +72,13 @@ HOME = "/tmp"
 # into /usr and are recreated as the same links; elsewhere they are bound read-only.
 _SYSTEM_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 # The few files of /etc that programs read while starting (the dynamic linker's cache,
-# time zone, Debian's alternatives for `node` and the like). passwd, group and hosts are
-# written by the arena instead, so the host's users are not listed.
+# time zone, Debian's alternatives for `node` and the like). passwd, group and hosts come
+# from the arena's own folder sandbox_etc/ instead, so the host's users are not listed.
 _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives",
         "nsswitch.conf", "mime.types")
-ETC_FILES = {
-    "passwd": "root:x:0:0:root:/:/usr/sbin/nologin\n"
-    f"bot:x:{BOT_UID}:{BOT_UID}:bot:{HOME}:/usr/sbin/nologin\n",
-    "group": f"root:x:0:\nbot:x:{BOT_UID}:\n",
-    "hosts": "127.0.0.1 localhost\n::1 localhost\n",
-}
+ETC_DIR = Path(__file__).resolve().parent / "sandbox_etc"
+_ETC_OWN = ("passwd", "group", "hosts")
+_SOCKET_DIR_BYTES = 64 << 10  # room for a socket and nothing much else
 
 
 class SandboxUnavailable(Exception):
@@ -175,13 +176,10 @@ def sandbox_argv(
     *,
     argv: Sequence[str],
     cwd: Path,
-    socket_dir: Path,
-    etc_dir: Path,
     env: Mapping[str, str],
 ) -> list[str]:
-    """The command line that runs `argv` in `cwd`, sealed; `socket_dir` (the host folder
-    the bot's socket goes in) appears inside as `SOCKET_DIR`, and `etc_dir` holds the
-    `ETC_FILES` written for it. `env` is the bot's whole environment."""
+    """The command line that runs `argv` in `cwd`, sealed; `env` is the bot's whole
+    environment. Its socket goes in `SOCKET_DIR`, inside."""
     lim = sandbox.limits
     out = [
         bwrap,
@@ -202,8 +200,8 @@ def sandbox_argv(
         host = Path("/etc") / name
         if host.exists():
             out += ["--ro-bind", str(host), str(host)]
-    for name in ETC_FILES:
-        out += ["--ro-bind", str(etc_dir / name), f"/etc/{name}"]
+    for name in _ETC_OWN:
+        out += ["--ro-bind", str(ETC_DIR / name), f"/etc/{name}"]
     out += [
         "--proc", "/proc",
         "--dev", "/dev",
@@ -214,7 +212,13 @@ def sandbox_argv(
     ]
     for path in dict.fromkeys([*sandbox.read_only, cwd]):  # in order, once each
         out += ["--ro-bind", str(path), str(path)]
-    out += ["--bind", str(socket_dir), SOCKET_DIR, "--chdir", str(cwd), "--clearenv"]
+    out += [
+        "--perms", "0700", "--size", str(_SOCKET_DIR_BYTES), "--tmpfs", SOCKET_DIR,
+        # Last of the mounts: the root tmpfs (where bwrap made the mount points) becomes
+        # read-only, or a bot could fill the host's memory there past its /tmp's size.
+        "--remount-ro", "/",
+        "--chdir", str(cwd), "--clearenv",
+    ]
     for key, value in env.items():
         out += ["--setenv", key, value]
     out += [
@@ -244,8 +248,3 @@ def sealed_env(address: str, extra: Mapping[str, str]) -> dict[str, str]:
         ADDRESS_ENV: address,
     }
 
-
-def write_etc(folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in ETC_FILES.items():
-        (folder / name).write_text(text)
