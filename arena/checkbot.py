@@ -34,8 +34,8 @@ from arena.gamelog import GameEnd, GameLog
 from arena.manifest import BotManifest, load_manifest
 from arena.processes import open_bot_pool
 from arena.replay import replay
-from arena.runner import FaultPolicy, GameSpec, HouseSeat, Worker, play_game
-from arena.wire.transport import TimeControl
+from arena.runner import Worker, play_game
+from arena.spec import FaultPolicy, GameSpec, HouseSeat, TimeControl
 
 HINTS = {
     FaultKind.START_FAILED: "listen on the address in EUCHRE_BOT_ADDRESS within the startup "

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -20,8 +19,7 @@ from arena.core.game import MAX_SEED
 from arena.core.rules import PRESETS, preset
 from arena.errors import ConfigError
 from arena.manifest import load_manifest, sample_bot_names
-from arena.runner import FaultPolicy, default_concurrency
-from arena.wire.transport import TimeControl
+from arena.spec import FaultPolicy, TimeControl, default_concurrency
 
 
 def positive_int(text: str) -> int:
@@ -200,17 +198,15 @@ def main(argv: list[str] | None = None) -> int:
 def cmd_match(args: argparse.Namespace) -> int:
     import trio
 
+    from arena import records
     from arena.match import MatchConfig, match_specs
     from arena.report import print_match_table
     from arena.runner import run_games
     from arena.ui import GameProgress
-    from arena.wire.codec import gamelog_to_pb
 
     rules = preset(args.rules)
     bot_a = load_manifest(args.bot_a)
     bot_b = load_manifest(args.bot_b)
-    if bot_a.name == bot_b.name:
-        bot_b = replace(bot_b, name=f"{bot_b.name}-2")
     out = args.out or Path("runs") / f"match-{datetime.now():%Y%m%d-%H%M%S}"
     games_dir = out / "games"
     games_dir.mkdir(parents=True, exist_ok=True)
@@ -221,11 +217,12 @@ def cmd_match(args: argparse.Namespace) -> int:
         fault_policy=FaultPolicy(args.on_fault), out_dir=out, transport=args.transport,
         sandbox=check_sandbox_args(args), fresh_processes=args.fresh_processes,
     )
+    bot_b = cfg.bot_b  # renamed when it is bot_a again
     logs = []
     progress = GameProgress(args.games, title=f"{bot_a.name} vs {bot_b.name}")
 
     def on_done(spec, log) -> None:
-        (games_dir / f"{log.game_id}.pb").write_bytes(gamelog_to_pb(log).SerializeToString())
+        records.write(games_dir / f"{log.game_id}.pb", log)
         logs.append(log)
         progress.game_done(log)
 

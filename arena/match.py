@@ -1,23 +1,22 @@
 """`arena match`: two bots, many games, balanced seats and deals, a table at the end.
 
-Games come in duplicate pairs: the same seed and first dealer twice with the teams
-swapped, so each bot plays the cards the other had and card luck cancels. First dealers
-rotate across pairs, so over 8 games every seat deals first for both bots. Deals are
-secret (arena.deals): drawn from a random key unless a seed is given, and the two halves
-of a pair are played by different process families (arena.runner).
+One pairing, planned as a ladder plans each of its pairings (arena.plan): duplicate pairs
+(the same deal twice, teams swapped), balanced seats and first dealers, secret deals
+drawn from a random key unless a seed is given, and the two halves of a pair played by
+different process families (arena.runner).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.core.rules import RuleSet
-from arena.deals import deal_seed, key_from_seed, new_key, table_id
+from arena.deals import key_from_seed, new_key
 from arena.manifest import BotManifest
-from arena.runner import FaultPolicy, GameSpec, seat_assignment
-from arena.wire.transport import TimeControl
+from arena.plan import game_spec, plan_game
+from arena.spec import FaultPolicy, GameSpec, TimeControl
 
 
 @dataclass(frozen=True)
@@ -33,24 +32,20 @@ class MatchConfig:
     fault_policy: FaultPolicy
     out_dir: Path
     transport: str = "unix"
-    name: str = "match"
     sandbox: bool = True
     fresh_processes: bool = False
+
+    def __post_init__(self) -> None:
+        # A bot against itself: the second team's processes are named apart, so that the
+        # records, the table and the process families tell the two teams apart.
+        if self.bot_b.name == self.bot_a.name:
+            object.__setattr__(self, "bot_b", replace(self.bot_b, name=f"{self.bot_b.name}-2"))
 
 
 def match_specs(cfg: MatchConfig) -> Iterator[GameSpec]:
     key = new_key() if cfg.seed is None else key_from_seed(cfg.seed)
-    for i in range(cfg.games):
-        pair = i // 2
-        gid = f"{cfg.name}-{i:05d}"
-        yield GameSpec(
-            game_id=gid,
-            rules=cfg.rules,
-            seed=deal_seed(key, "match", pair),
-            first_dealer=pair % 4,
-            seat_bots=seat_assignment(cfg.bot_a, cfg.bot_b, a_team=i % 2),
-            time_control=cfg.time_control,
-            fault_policy=cfg.fault_policy,
-            table_id=table_id(key, gid),
-            family=i % 2,
-        )
+    a, b = cfg.bot_a, cfg.bot_b
+    for number in range(cfg.games):
+        game = plan_game(a.name, b.name, number, key=key, duplicate=True, seq=number)
+        yield game_spec(game, {a.name: a, b.name: b}, rules=cfg.rules,
+                        time_control=cfg.time_control, fault_policy=cfg.fault_policy)

@@ -48,8 +48,8 @@ Guarantees, and how each is kept:
 * The watchdog also makes group signals safe: it is the group leader (the group id is its
   pid) and the arena reaps it last, so the group id can never be reused by an unrelated
   process while the arena may still signal it.
-* stdout and stderr share one pipe that the arena drains continuously into the log file,
-  up to ``log_cap`` bytes per run; the rest is read and discarded, so a flooding bot
+* stdout and stderr share one pipe that the arena drains continuously into the log file
+  (`_CappedLog`), up to ``log_cap`` bytes per run; the rest is read and discarded, so a flooding bot
   neither blocks nor costs the arena memory. Each run starts with a header line (time,
   command, address), so appending across restarts is readable.
 
@@ -370,6 +370,97 @@ async def _wait_reaped(popen: subprocess.Popen[bytes]) -> int:
     return returncode
 
 
+class _CappedLog:
+    """One bot's log file: opened for appending, so runs follow each other in it, and
+    holding at most ``cap`` bytes of the bot's output per run (the module docstring's
+    promise). Output past the cap is dropped after one ``[arena] log truncated`` line; the
+    arena's own lines (a run's header, its exit) are never capped, and each starts on a line
+    of its own even when the bot's output, or a killed arena's, stopped mid-line.
+
+    A failed write (disk full and the like) closes the file and the rest is dropped: the
+    caller keeps draining the bot regardless. Plain blocking writes from the trio thread: a
+    local log file write lands in the page cache in microseconds, and a thread hop per
+    chunk would cost more. One object serves one run; a restart opens a new one.
+    """
+
+    def __init__(self, path: Path, cap: int) -> None:
+        """Opens (creating its folder) or raises OSError."""
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: io.FileIO | None = open(path, "ab", buffering=0)  # noqa: SIM115 - see close
+        self._cap = cap
+        self._written = 0  # output bytes of this run kept so far
+        self._truncated = False
+        self._ends_line = _ends_a_line(path)  # a killed arena may have left half a line
+        self._start = 0  # where this run's output begins; see mark_start
+        self._end: int | None = None  # where this run's output ended, once it has
+
+    def write_output(self, data: bytes) -> None:
+        """The bot's output, kept up to the cap of this run."""
+        if self._truncated:
+            return
+        room = self._cap - self._written
+        if len(data) <= room:
+            self._write(data)
+            self._written += len(data)
+            return
+        self._write(data[:room])
+        self._written = self._cap
+        self._truncated = True
+        self.write_line(
+            f"[arena] log truncated at {self._cap} bytes; "
+            f"the rest of this run's output is discarded"
+        )
+
+    def write_line(self, line: str) -> None:
+        """One line of the arena's own, on a line of its own, outside the cap."""
+        prefix = b"" if self._ends_line else b"\n"
+        self._write(prefix + line.encode() + b"\n")
+
+    def _write(self, data: bytes) -> None:
+        if not data or self._file is None:
+            return
+        try:
+            self._file.write(data)
+        except OSError:
+            # Disk full or similar: the caller keeps draining (the bot must not block);
+            # logging stops.
+            self.close()
+            return
+        self._ends_line = data.endswith(b"\n")
+
+    def mark_start(self) -> None:
+        """This run's output begins here (after its header): `tail` reads from here on."""
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._start = self._file.tell()
+
+    def mark_end(self) -> None:
+        """This run's output ended here: `tail` reads no further (not the exit line)."""
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._end = self._file.tell()
+
+    def close(self) -> None:
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):
+                file.close()
+
+    def tail(self, lines: int) -> str:
+        """The last `lines` lines of this run's output (at most _TAIL_READ bytes of it)."""
+        try:
+            with open(self.path, "rb") as f:
+                end = f.seek(0, os.SEEK_END) if self._end is None else self._end
+                start = max(self._start, end - _TAIL_READ)
+                f.seek(start)
+                data = f.read(end - start)
+        except OSError:
+            return ""
+        text = data.decode("utf-8", errors="replace").rstrip("\n")
+        return "\n".join(text.splitlines()[-lines:]) if text else ""
+
+
 class BotProcess:
     """One running bot (and its process group). Obtained from `BotPool.start`.
 
@@ -389,8 +480,7 @@ class BotProcess:
         watchdog: subprocess.Popen[bytes],
         lifeline: int,
         output: int,
-        log: io.FileIO,
-        log_cap: int,
+        log: _CappedLog,
         grace: float,
         socket_path: Path | None,
     ) -> None:
@@ -405,13 +495,7 @@ class BotProcess:
         self._group_reaped = False
         self._lifeline = lifeline
         self._output = trio.lowlevel.FdStream(output)
-        self._log: io.FileIO | None = log
-        self._log_start = 0  # where this run's output begins; see _mark_log_start
-        self._log_end: int | None = None  # where this run's output ended, once it has
-        self._log_cap = log_cap
-        self._log_written = 0
-        self._log_truncated = False
-        self._log_ends_line = _ends_a_line(log_path)  # a killed arena may have left half a line
+        self._log = log
         self._grace = grace
         self._socket_path = socket_path
         self._returncode: int | None = None
@@ -472,16 +556,7 @@ class BotProcess:
 
     def log_tail(self, lines: int = 20) -> str:
         """The last lines this run wrote to its log, for error messages about a crash."""
-        try:
-            with open(self.log_path, "rb") as f:
-                end = f.seek(0, os.SEEK_END) if self._log_end is None else self._log_end
-                start = max(self._log_start, end - _TAIL_READ)
-                f.seek(start)
-                data = f.read(end - start)
-        except OSError:
-            return ""
-        text = data.decode("utf-8", errors="replace").rstrip("\n")
-        return "\n".join(text.splitlines()[-lines:]) if text else ""
+        return self._log.tail(lines)
 
     def _result(self) -> int:
         if self._returncode is None:
@@ -547,55 +622,11 @@ class BotProcess:
         with self._drain_scope:
             try:
                 while data := await self._output.receive_some(_CHUNK):
-                    self._write_log_capped(data)
+                    self._log.write_output(data)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 pass
             finally:
                 self._drained.set()
-
-    def _write_log_capped(self, data: bytes) -> None:
-        if self._log_truncated:
-            return
-        room = self._log_cap - self._log_written
-        if len(data) <= room:
-            self._write_log(data)
-            self._log_written += len(data)
-            return
-        self._write_log(data[:room])
-        self._log_written = self._log_cap
-        self._log_truncated = True
-        self._write_log_line(
-            f"[arena] log truncated at {self._log_cap} bytes; "
-            f"the rest of this run's output is discarded"
-        )
-
-    def _write_log(self, data: bytes) -> None:
-        # Plain blocking writes from the trio thread: a local log file write lands in the
-        # page cache in microseconds, and a thread hop per chunk would cost more.
-        if not data or self._log is None:
-            return
-        try:
-            self._log.write(data)
-        except OSError:
-            # Disk full or similar: keep draining (the bot must not block), stop logging.
-            self._close_log()
-            return
-        self._log_ends_line = data.endswith(b"\n")
-
-    def _write_log_line(self, line: str) -> None:
-        prefix = b"" if self._log_ends_line else b"\n"
-        self._write_log(prefix + line.encode() + b"\n")
-
-    def _mark_log_start(self) -> None:
-        if self._log is not None:
-            with contextlib.suppress(OSError):
-                self._log_start = self._log.tell()
-
-    def _close_log(self) -> None:
-        log, self._log = self._log, None
-        if log is not None:
-            with contextlib.suppress(OSError):
-                log.close()
 
     def _finish(self) -> None:
         # Closing the lifeline first: if supervision was abandoned, the watchdog (if still
@@ -603,17 +634,15 @@ class BotProcess:
         with contextlib.suppress(OSError):
             os.close(self._lifeline)
         self._output.close()
-        if self._log is not None:
-            with contextlib.suppress(OSError):
-                self._log_end = self._log.tell()
+        self._log.mark_end()
         if self._returncode is not None:
             exit_text = describe_exit(self._returncode)
-            self._write_log_line(f"[arena] {_now()} {self.spec.name} {exit_text}")
+            self._log.write_line(f"[arena] {_now()} {self.spec.name} {exit_text}")
         else:
-            self._write_log_line(
+            self._log.write_line(
                 f"[arena] {_now()} {self.spec.name} (pid {self.pid}) did not exit after SIGKILL"
             )
-        self._close_log()
+        self._log.close()
         if self._socket_path is not None and not self.sandboxed:  # (a sandbox takes its own)
             with contextlib.suppress(OSError):
                 self._socket_path.unlink()
@@ -742,8 +771,7 @@ def _spawn(
         except SandboxUnavailable as e:
             raise _plain_start_error(spec, f"no sandbox: {e}") from None
     try:
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        log = open(log_path, "ab", buffering=0)  # noqa: SIM115 - closed by BotProcess
+        log = _CappedLog(log_path, log_cap)  # closed by BotProcess
     except OSError as e:
         raise _plain_start_error(spec, f"cannot open log file {log_path}: {e.strerror}") from None
 
@@ -808,17 +836,16 @@ def _spawn(
         lifeline=life_w,
         output=out_r,
         log=log,
-        log_cap=log_cap,
         grace=grace,
         socket_path=socket_path,
     )
     # The header doubles as the separator between runs appended to one log.
-    proc._write_log_line(
+    log.write_line(
         f"===== [arena] {_now()} start {spec.name} pid {bot.pid}: {spec.command} "
         f"(cwd {spec.cwd}, {ADDRESS_ENV}={shown_address}"
         f"{', sandboxed' if spec.sandbox is not None else ', NOT sandboxed'}) ====="
     )
-    proc._mark_log_start()
+    log.mark_start()
     return proc
 
 

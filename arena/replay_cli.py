@@ -11,50 +11,20 @@ import argparse
 from collections.abc import Iterator
 from pathlib import Path
 
-from google.protobuf import json_format
-from google.protobuf.message import DecodeError
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from arena import records
 from arena.core.actions import ActionKind
 from arena.core.cards import JOKER, SUITS, card_label
-from arena.core.errors import RuleSetError
 from arena.core.view import seat_view
 from arena.errors import ConfigError
 from arena.gamelog import GameLog
 from arena.replay import Divergence, replay, verify
-from arena.wire import codec
-from arena.wire.gen.euchre.v1 import record_pb2
 from ladder.store import is_database
 
 # --- reading -----------------------------------------------------------------------
-
-
-def read_record_file(path: Path) -> GameLog:
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
-    return decode_record(data, str(path), json=path.suffix == ".json")
-
-
-def decode_record(data: bytes, where: str, json: bool = False) -> GameLog:
-    msg = record_pb2.GameRecord()
-    try:
-        if json:
-            json_format.Parse(data.decode("utf-8"), msg)
-        else:
-            msg.ParseFromString(data)
-        return codec.gamelog_from_pb(msg)
-    except (DecodeError, json_format.ParseError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{where}: not a game record: {e}") from None
-    except (codec.MalformedMessage, RuleSetError) as e:
-        raise ConfigError(f"{where}: unreadable record: {e}") from None
-
-
-def record_to_json(log: GameLog) -> str:
-    return json_format.MessageToJson(codec.gamelog_to_pb(log), indent=2)
 
 
 def iter_records(paths: list[str]) -> Iterator[tuple[str, GameLog]]:
@@ -66,14 +36,14 @@ def iter_records(paths: list[str]) -> Iterator[tuple[str, GameLog]]:
             if not files:
                 raise ConfigError(f"{p}: no record files (.pb or .json) in this folder")
             for f in files:
-                yield str(f), read_record_file(f)
+                yield str(f), records.read(f)
         elif is_database(p):
             from ladder.store import iter_replays
 
             for game_id, blob in iter_replays(p):
-                yield f"{p}:{game_id}", decode_record(blob, f"{p}:{game_id}")
+                yield f"{p}:{game_id}", records.decode(blob, f"{p}:{game_id}")
         elif p.is_file():
-            yield str(p), read_record_file(p)
+            yield str(p), records.read(p)
         else:
             raise ConfigError(f"{p}: no such file or folder")
 
@@ -89,12 +59,12 @@ def load_game(refs: list[str]) -> GameLog:
         blob = get_replay(first, refs[1])
         if blob is None:
             raise ConfigError(f"{first}: no game {refs[1]!r} (see 'ladder games')")
-        return decode_record(blob, f"{first}:{refs[1]}")
+        return records.decode(blob, f"{first}:{refs[1]}")
     if len(refs) != 1:
         raise ConfigError("give one record file, or a ladder database and a game id")
     if not first.is_file():
         raise ConfigError(f"{first}: no such file")
-    return read_record_file(first)
+    return records.read(first)
 
 
 # --- terminal view -------------------------------------------------------------------
@@ -262,7 +232,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.hand is not None and not 0 <= args.hand < len(log.hands):
         raise ConfigError(f"no hand {args.hand}: the game has hands 0 to {len(log.hands) - 1}")
     if args.json:
-        print(record_to_json(log))
+        print(records.to_json(log))
         return 0
     if args.html is not None:
         from arena.replay_html import render_html

@@ -4,7 +4,9 @@ render_html(log) replays the record through the rules engine (arena.replay) and
 precomputes, for every step, what each perspective shows: "all cards" from the engine's
 state, and each seat's from seat_view() alone, so a card that seat could not see is not
 in that perspective's data at all. The page embeds those states as JSON and draws them
-with a small vanilla script: no network, no external files.
+with a small vanilla script: no network, no external files. The page's template, style
+sheet and script are package data in arena/replay_assets/ (viewer.html, viewer.css,
+viewer.js), read with importlib.resources and inlined into the one file written.
 
 Steps: for each hand, one step before each recorded action, then one at the end of the
 hand (the last trick and the result visible). Perspectives: index 0 is "all", 1 to 4 are
@@ -14,10 +16,12 @@ seats 0 to 3. The page reads and writes its position in the URL fragment,
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 from arena.core.actions import Action, ActionKind
@@ -343,392 +347,26 @@ def render_html(log: GameLog) -> str:
     data = build_data(log)
     seats = data["seats"]
     teams = [" &amp; ".join(html.escape(seats[s]["name"]) for s in (t, t + 2)) for t in (0, 1)]
+    page, css, js = _assets()
     parts = {
         "TITLE": f"Euchre replay {html.escape(log.game_id)}: {teams[0]} vs {teams[1]}",
-        "CSS": _CSS,
-        "JS": _JS,
+        "CSS": css,
+        "JS": js,
         "DATA": _script_json(data),
     }
     # One pass over the template: a name holding "%DATA%" stays text.
-    return re.sub(r"%(TITLE|CSS|JS|DATA)%", lambda m: parts[m.group(1)], _PAGE)
+    return re.sub(r"%(TITLE|CSS|JS|DATA)%", lambda m: parts[m.group(1)], page)
 
 
-_CSS = """
-* { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.35 system-ui, -apple-system, "Segoe UI", sans-serif;
-  background: #1d2430; color: #e8ecf1; }
-header { padding: 8px 14px 0; }
-header h1 { font-size: 17px; margin: 0; font-weight: 600; }
-header .sub { color: #9fb0c3; font-size: 12px; }
-#controls { display: flex; gap: 6px; align-items: center; padding: 8px 14px; flex-wrap: wrap; }
-#controls button { background: #34445a; color: #fff; border: 1px solid #4c6280; border-radius: 6px;
-  padding: 5px 10px; font-size: 14px; cursor: pointer; }
-#controls button:hover { background: #43587a; }
-#controls button:disabled { opacity: .4; cursor: default; }
-#controls select { background: #34445a; color: #fff; border: 1px solid #4c6280; border-radius: 6px;
-  padding: 4px 6px; font-size: 14px; }
-#slider { width: 200px; }
-#perspective { max-width: 190px; }
-#step-label { margin-left: 8px; color: #cfe0f3; font-variant-numeric: tabular-nums; }
-#app { display: flex; gap: 14px; padding: 0 14px 14px; align-items: flex-start; }
-#table { position: relative; width: 780px; height: 640px; flex: none;
-  background: radial-gradient(ellipse at center, #2f8a4f 0%, #1f6b3b 60%, #18542f 100%);
-  border: 10px solid #5b3a1e; border-radius: 190px / 150px; box-shadow: 0 6px 24px #0008 inset; }
-.seat { position: absolute; display: flex; flex-direction: column; align-items: center; gap: 4px; }
-.seat.pos-s { bottom: 14px; left: 50%; transform: translateX(-50%); }
-.seat.pos-n { top: 14px; left: 50%; transform: translateX(-50%); }
-.seat.pos-w { left: 22px; top: 50%; transform: translateY(-50%); }
-.seat.pos-e { right: 22px; top: 50%; transform: translateY(-50%); }
-.seat.pos-n { flex-direction: column-reverse; }
-.plate { background: #0f1720d0; border: 2px solid #ffffff30; border-radius: 8px; padding: 3px 8px;
-  text-align: center; min-width: 150px; max-width: 210px; }
-.plate .nm { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.plate .meta { font-size: 11px; color: #a9bcd0; }
-.seat.t0 .plate { border-color: #5aa0ff; } .seat.t1 .plate { border-color: #ff9d4d; }
-.seat.turn .plate { box-shadow: 0 0 0 3px #ffe45c; }
-.seat.out { opacity: .55; }
-.badge { display: inline-block; font-size: 10px; font-weight: 700; border-radius: 9px;
-  padding: 0 6px; margin: 1px 2px 0; background: #ffffff25; }
-.badge.dealer { background: #f5d142; color: #222; }
-.badge.maker { background: #d94c4c; color: #fff; }
-.badge.alone { background: #9b59d0; color: #fff; }
-.badge.sit { background: #666; color: #fff; }
-.badge.won { background: #2d7fd3; color: #fff; }
-.bid { font-size: 12px; background: #fff; color: #222; border-radius: 10px; padding: 1px 8px;
-  white-space: nowrap; }
-.hand { display: flex; }
-.hand .card + .card { margin-left: -14px; }
-.pos-w .hand .card + .card, .pos-e .hand .card + .card { margin-left: -26px; }
-.card { width: 46px; height: 66px; border-radius: 6px; background: #fdfdf8; color: #111;
-  border: 1px solid #888; box-shadow: 1px 2px 3px #0006; display: flex; flex-direction: column;
-  align-items: center; justify-content: center; position: relative; flex: none; user-select: none; }
-.card .rk { font-weight: 700; font-size: 17px; line-height: 1; }
-.card .st { font-size: 21px; line-height: 1.05; }
-.card.red { color: #d01b1b; }
-.card.joker { color: #6a2bb0; }
-.card.back { background: repeating-linear-gradient(45deg, #23408f 0 5px, #2f55b5 5px 10px);
-  border: 2px solid #fff; }
-.card.legal { outline: 3px solid #ffe45c; outline-offset: -1px; }
-.card.dim { opacity: .45; }
-.card.win { box-shadow: 0 0 0 3px #ffe45c, 1px 2px 3px #0006; }
-.card.small { width: 30px; height: 42px; border-radius: 4px; }
-.card.small .rk { font-size: 12px; } .card.small .st { font-size: 13px; }
-#trick { position: absolute; left: 50%; top: 50%; width: 250px; height: 230px;
-  transform: translate(-50%, -50%); }
-#trick .slot { position: absolute; }
-#trick .slot.pos-s { bottom: 0; left: 50%; transform: translateX(-50%); }
-#trick .slot.pos-n { top: 0; left: 50%; transform: translateX(-50%); }
-#trick .slot.pos-w { left: 0; top: 50%; transform: translateY(-50%); }
-#trick .slot.pos-e { right: 0; top: 50%; transform: translateY(-50%); }
-#trick .caption { position: absolute; left: -80px; right: -80px; bottom: -28px;
-  text-align: center; font-size: 12px; color: #e9f7ee; }
-#kitty { position: absolute; left: 70px; top: 70px; text-align: center; }
-#kitty .row { display: flex; gap: 4px; justify-content: center; }
-#kitty .row .card.back.small + .card.back.small { margin-left: -22px; }
-.lbl { font-size: 11px; color: #d5eedd; text-transform: uppercase; letter-spacing: .05em; }
-#trump-box { position: absolute; right: 40px; top: 64px; text-align: center; width: 230px; }
-#trump-box .sym { font-size: 40px; line-height: 1; background: #fdfdf8; border-radius: 10px;
-  padding: 2px 10px; display: inline-block; color: #111; }
-#trump-box .sym.red { color: #d01b1b; }
-#trump-box .who { font-size: 12px; }
-#discard-box { position: absolute; left: 70px; bottom: 70px; text-align: center; }
-#banner { background: #000b; padding: 3px 12px; border-radius: 8px; font-weight: 600;
-  font-size: 14px; white-space: nowrap; }
-#side { width: 360px; flex: none; display: flex; flex-direction: column; gap: 10px; }
-.panel { background: #273243; border-radius: 8px; padding: 8px 10px; }
-.panel h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; margin: 0 0 4px;
-  color: #9fb0c3; }
-#score { display: flex; justify-content: space-between; font-size: 15px; }
-#score b { font-size: 22px; font-variant-numeric: tabular-nums; }
-#score .t0 { color: #8fc0ff; } #score .t1 { color: #ffbd85; }
-#auction { margin: 0; padding-left: 18px; max-height: 130px; overflow: auto; font-size: 13px; }
-#tricks-list .tr { display: flex; gap: 3px; align-items: center; margin-bottom: 3px;
-  font-size: 12px; }
-#tricks-list .tr .w { margin-left: 6px; color: #c8d6e6; }
-#error { background: #7a1f1f; padding: 6px 10px; border-radius: 8px; }
-#error:empty { display: none; }
-#faults { font-size: 12px; color: #ffb3b3; }
-.help { font-size: 11px; color: #8496aa; }
-"""
+@functools.cache
+def _assets() -> tuple[str, str, str]:
+    """The page template, its style sheet and its script, read once from replay_assets/.
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; \
-style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<title>%TITLE%</title>
-<style>%CSS%</style>
-</head>
-<body>
-<header><h1 id="title">%TITLE%</h1><div class="sub" id="subtitle"></div></header>
-<div id="controls">
-  <button id="prev-hand" title="Previous hand (↑)">« Hand</button>
-  <button id="prev" title="Previous action (←)">◀ Prev</button>
-  <button id="next" title="Next action (→)">Next ▶</button>
-  <button id="next-hand" title="Next hand (↓)">Hand »</button>
-  <input id="slider" type="range" min="0" value="0" aria-label="Step">
-  <label>Perspective
-    <select id="perspective">
-      <option value="all">All cards</option>
-      <option value="0">Seat 0</option><option value="1">Seat 1</option>
-      <option value="2">Seat 2</option><option value="3">Seat 3</option>
-    </select>
-  </label>
-  <span id="step-label"></span>
-</div>
-<div id="app">
-  <div id="table"></div>
-  <div id="side">
-    <div id="error"></div>
-    <div class="panel"><h2>Score</h2><div id="score"></div></div>
-    <div class="panel"><h2>Hand</h2><div id="hand-info"></div><div id="last-action"></div>
-      <div id="result"></div></div>
-    <div class="panel"><h2>Auction</h2><ol id="auction"></ol></div>
-    <div class="panel"><h2>Tricks</h2><div id="tricks-list"></div></div>
-    <div class="panel" id="faults-panel"><h2>Faults</h2><div id="faults"></div></div>
-    <div class="help">Keys: ←/→ action, ↑/↓ hand, A or 0–3 perspective.
-      Link to this view: the address's #step=…&amp;seat=… part.</div>
-  </div>
-</div>
-<script type="application/json" id="game-data">%DATA%</script>
-<script>%JS%</script>
-</body>
-</html>
-"""
-
-_JS = r"""
-(function () {
-  "use strict";
-  const D = JSON.parse(document.getElementById("game-data").textContent);
-  const P = D.pieces, STEPS = D.steps, HANDS = D.hands, CARDS = D.cards, SEATS = D.seats;
-  const $ = (id) => document.getElementById(id);
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;",
-    ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
-  const SYM = ["♣", "♦", "♥", "♠"], SUIT = ["clubs", "diamonds", "hearts", "spades"];
-  const POS = ["s", "w", "n", "e"];
-  let step = 0, persp = "all";
-
-  function card(c, where, seat, cls) {
-    const f = CARDS[c];
-    const col = c === 32 ? " joker" : (f[2] ? " red" : "");
-    const st = seat === null || seat === undefined ? "" : ` data-seat="${seat}"`;
-    return `<div class="card${col}${cls ? " " + cls : ""}" data-card="${c}" data-face="up"` +
-      ` data-where="${where}"${st} title="${esc(f[3])}"><span class="rk">${esc(f[0])}</span>` +
-      `<span class="st">${esc(f[1])}</span></div>`;
-  }
-  function back(where, seat, cls) {
-    const st = seat === null || seat === undefined ? "" : ` data-seat="${seat}"`;
-    return `<div class="card back${cls ? " " + cls : ""}" data-face="down"` +
-      ` data-where="${where}"${st}></div>`;
-  }
-  function seatName(s) { return esc(SEATS[s].name); }
-
-  function read() {
-    const q = new URLSearchParams(location.hash.replace(/^#/, ""));
-    const n = parseInt(q.get("step"), 10);
-    step = Number.isFinite(n) ? Math.max(0, Math.min(STEPS.length - 1, n)) : 0;
-    const s = q.get("seat");
-    persp = s !== null && /^[0-3]$/.test(s) ? s : "all";
-  }
-  function write() {
-    const h = `#step=${step}&seat=${persp}`;
-    if (location.hash === h) return;
-    try { history.replaceState(null, "", h); } catch (e) { location.hash = h; }
-  }
-  function go(n) { step = Math.max(0, Math.min(STEPS.length - 1, n)); write(); render(); }
-  function goHand(delta) {
-    if (!STEPS.length) return;
-    const h = STEPS[step][0] + delta;
-    if (h < 0) return go(0);
-    if (h >= HANDS.length) return go(STEPS.length - 1);
-    go(HANDS[h].first);
-  }
-  function setPersp(p) { persp = p; write(); render(); }
-
-  function render() {
-    $("perspective").value = persp;
-    $("slider").max = Math.max(0, STEPS.length - 1);
-    $("slider").value = step;
-    document.body.dataset.step = step;
-    document.body.dataset.perspective = persp;
-    if (!STEPS.length) { $("step-label").textContent = "No actions recorded"; return; }
-    const [hi, ai, per] = STEPS[step];
-    const pi = persp === "all" ? 0 : 1 + Number(persp);
-    const pub = P[per[pi][0]], pri = P[per[pi][1]], last = P[per[pi][2]];
-    const hand = HANDS[hi];
-    const isEnd = pub.end !== null && pub.end !== undefined;
-    document.body.dataset.hand = hi;
-    document.body.dataset.kind = isEnd ? "end" : "action";
-    const nActions = (hi + 1 < HANDS.length ? HANDS[hi + 1].first : STEPS.length) - hand.first - 1;
-    $("step-label").textContent = `Step ${step + 1} / ${STEPS.length} · Hand ${hand.n + 1}` +
-      ` of ${HANDS.length} · ` + (isEnd ? "end of hand" : `action ${ai + 1} of ${nActions}`);
-    $("prev").disabled = step === 0;
-    $("prev-hand").disabled = step === 0;
-    $("next").disabled = step === STEPS.length - 1;
-    $("next-hand").disabled = step === STEPS.length - 1;
-
-    const bottom = persp === "all" ? 0 : Number(persp);
-    const pos = (s) => POS[(s - bottom + 4) % 4];
-    const known = (s) => {
-      if (persp === "all") return pri.hs[s];
-      if (Number(persp) === s && pri.looked) return pri.h;
-      return [];
-    };
-    const legal = new Set(pri.lg);
-    const mine = (s) => persp === "all" ? s === pub.tu : (Number(persp) === s && s === pub.tu);
-    const lastBid = {};
-    for (const [s, t] of pub.au) lastBid[s] = t;
-    const won = [0, 0, 0, 0];
-    for (const t of pub.tk) won[t[2]] += 1;
-
-    let out = "";
-    for (let s = 0; s < 4; s++) {
-      const up = known(s), out_ = pub.so.includes(s);
-      const cls = ["seat", "pos-" + pos(s), "t" + (s % 2)];
-      if (pub.tu === s) cls.push("turn");
-      if (out_) cls.push("out");
-      let badges = "";
-      if (pub.d === s) badges += `<span class="badge dealer" data-role="dealer">Dealer</span>`;
-      if (pub.mk === s) badges += `<span class="badge maker" data-role="maker">Maker</span>`;
-      if (pub.al.includes(s)) badges += `<span class="badge alone" data-role="alone">Alone</span>`;
-      if (out_) badges += `<span class="badge sit" data-role="sitting-out">Sitting out</span>`;
-      if (pub.tr !== null) badges += `<span class="badge won" data-role="won">${won[s]} won</span>`;
-      let cards = "";
-      for (const c of up) cards += card(c, "hand", s, mine(s) && legal.has(c) ? "legal" : "");
-      for (let i = up.length; i < pub.n[s]; i++) cards += back("hand", s, "");
-      const bid = pub.ph !== "play" && pub.ph !== "hand_over" && lastBid[s] !== undefined
-        ? `<div class="bid">${esc(lastBid[s])}</div>` : "";
-      out += `<div class="${cls.join(" ")}" data-seat="${s}" id="seat-${s}">` +
-        `<div class="plate"><div class="nm">${seatName(s)}</div>` +
-        `<div class="meta">Seat ${s} · Team ${s % 2}</div><div>${badges}</div></div>` +
-        `${bid}<div class="hand" data-seat="${s}">${cards}</div></div>`;
-    }
-
-    /* The middle: the trick being played, else the last one finished. */
-    let trick = "", caption = "";
-    const shown = pub.ct || (pub.tk.length ? pub.tk[pub.tk.length - 1] : null);
-    if (shown) {
-      const [leader, flat, winner] = shown;
-      for (let i = 0; i < flat.length; i += 2) {
-        const s = flat[i], c = flat[i + 1];
-        const cls = winner !== null && winner === s ? "win" : (pub.ct ? "" : "dim");
-        trick += `<div class="slot pos-${pos(s)}">${card(c, "trick", s, cls)}</div>`;
-      }
-      caption = pub.ct ? `Trick ${pub.tk.length + 1} · led by ${seatName(leader)}`
-        : `Trick ${pub.tk.length} won by ${seatName(winner)}`;
-    } else if (pub.ph !== "hand_over") {
-      caption = esc(pub.pt);
-    }
-    if (isEnd) caption = `<span id="banner">${esc(pub.end)}</span>`;
-    out += `<div id="trick" data-trick="${pub.ct ? "current" : (shown ? "last" : "none")}">` +
-      `${trick}<div class="caption">${caption}</div></div>`;
-
-    /* Kitty and upcard. */
-    let kitty = "";
-    const rest = pub.ks - 1;
-    if (persp === "all") {
-      const kc = pri.k;
-      const upCls = pub.dtu ? "dim" : (pub.utd ? "dim" : "");
-      kitty += card(kc[0], "upcard", null, "small " + upCls);
-      for (const c of kc.slice(1)) kitty += card(c, "kitty", null, "small");
-    } else {
-      if (!pub.dtu) kitty += card(pub.up, "upcard", null, "small" + (pub.utd ? " dim" : ""));
-      else kitty += back("upcard", null, "small");
-      for (let i = 0; i < rest; i++) kitty += back("kitty", null, "small");
-    }
-    const upNote = pub.dtu ? "upcard taken by the dealer"
-      : (pub.utd ? "upcard turned down" : "upcard");
-    out += `<div id="kitty"><div class="lbl">Kitty</div><div class="row">${kitty}</div>` +
-      `<div class="lbl" style="text-transform:none">${upNote}</div></div>`;
-
-    /* The dealer's discard: face up where the data has it, else a back once it is made. */
-    let disc = "";
-    if (pri.dc !== null && pri.dc !== undefined) {
-      disc = card(pri.dc, "discard", pub.d, "small");
-    } else if (pub.dtu && pub.ph !== "dealer_discard" && !pub.so.includes(pub.d)) {
-      disc = back("discard", pub.d, "small");
-    }
-    if (disc) out += `<div id="discard-box"><div class="lbl">Discard</div>${disc}</div>`;
-
-    /* Trump and makers. */
-    if (pub.tr !== null) {
-      const red = pub.tr === 1 || pub.tr === 2;
-      const al = pub.al.length
-        ? "alone: " + pub.al.map((s) => `${seatName(s)} (seat ${s})`).join(", ") : "";
-      out += `<div id="trump-box" data-trump="${pub.tr}"><div class="lbl">Trump</div>` +
-        `<div class="sym${red ? " red" : ""}" title="${SUIT[pub.tr]}">${SYM[pub.tr]}</div>` +
-        `<div class="who">made by ${seatName(pub.mk)} (seat ${pub.mk}, team ${pub.mk % 2})` +
-        `${al ? "<br>" + al : ""}</div></div>`;
-    }
-    $("table").innerHTML = out;
-
-    /* Side panels. */
-    const team = (t) => esc(SEATS[t].name) + " &amp; " + esc(SEATS[t + 2].name);
-    $("score").dataset.team0 = pub.sc[0];
-    $("score").dataset.team1 = pub.sc[1];
-    $("score").innerHTML = `<div class="t0">Team 0<br><small>${team(0)}</small><br>` +
-      `<b>${pub.sc[0]}</b></div><div style="text-align:center;align-self:center">to ` +
-      `${D.game.target}<br><small>tricks ${pub.tw[0]}–${pub.tw[1]}</small></div>` +
-      `<div class="t1" style="text-align:right">Team 1<br><small>${team(1)}</small><br>` +
-      `<b>${pub.sc[1]}</b></div>`;
-    $("hand-info").innerHTML = `Hand ${hand.n + 1} · dealer ${seatName(pub.d)} (seat ${pub.d})` +
-      ` · <span id="phase">${esc(pub.pt)}</span>` +
-      (pub.tu !== null ? ` · to act: ${seatName(pub.tu)} (seat ${pub.tu})` : "");
-    $("last-action").innerHTML = last ? `Last: <span id="last-text">${esc(last)}</span>` : "";
-    const gameOver = step === STEPS.length - 1 ? `<br><b>${esc(D.game.summary)}</b>` : "";
-    $("result").innerHTML = isEnd ? `<b>${esc(pub.end)}</b>${gameOver}` : "";
-    $("auction").innerHTML = pub.au.map(([s, t]) =>
-      `<li>${seatName(s)} <small>(seat ${s})</small> ${esc(t)}</li>`).join("");
-    $("tricks-list").innerHTML = pub.tk.map(([l, flat, w], i) => {
-      let cs = "";
-      for (let j = 0; j < flat.length; j += 2) cs += card(flat[j + 1], "history", flat[j], "small");
-      return `<div class="tr">${i + 1}. ${cs}<span class="w">${seatName(w)}</span></div>`;
-    }).join("") || "<small>none yet</small>";
-    document.title = `Step ${step + 1} · ` + document.querySelector("h1").textContent;
-  }
-
-  function setup() {
-    $("subtitle").textContent = `Game ${D.game.id} · rules ${D.game.rules} · seed ` +
-      `${D.game.seed} · ${D.game.summary}`;
-    $("error").textContent = D.error ? "This record diverges from the rules: " + D.error : "";
-    if (D.faults.length) {
-      $("faults").innerHTML = D.faults.map((f) => `<div>Hand ${f.hand + 1}, seat ${f.seat} ` +
-        `(${seatName(f.seat)}): ${esc(f.kind)}${f.sub ? " (substituted)" : ""}: ` +
-        `${esc(f.detail)}</div>`).join("");
-    } else {
-      $("faults-panel").style.display = "none";
-    }
-    for (let s = 0; s < 4; s++) {
-      document.querySelector(`#perspective option[value="${s}"]`).textContent =
-        `Seat ${s}: ${SEATS[s].name}`;
-    }
-    $("prev").onclick = () => go(step - 1);
-    $("next").onclick = () => go(step + 1);
-    $("prev-hand").onclick = () => {
-      const h = STEPS[step][0];
-      go(step === HANDS[h].first ? (h > 0 ? HANDS[h - 1].first : 0) : HANDS[h].first);
-    };
-    $("next-hand").onclick = () => goHand(1);
-    $("slider").oninput = (e) => go(Number(e.target.value));
-    $("perspective").onchange = (e) => setPersp(e.target.value);
-    document.addEventListener("keydown", (e) => {
-      if (e.target && e.target.tagName === "SELECT") return;
-      if (e.key === "ArrowRight") { go(step + 1); e.preventDefault(); }
-      else if (e.key === "ArrowLeft") { go(step - 1); e.preventDefault(); }
-      else if (e.key === "ArrowDown" || e.key === "PageDown") {
-        $("next-hand").click(); e.preventDefault();
-      } else if (e.key === "ArrowUp" || e.key === "PageUp") {
-        $("prev-hand").click(); e.preventDefault();
-      }
-      else if (e.key === "a" || e.key === "A") setPersp("all");
-      else if (/^[0-3]$/.test(e.key)) setPersp(e.key);
-    });
-    window.addEventListener("hashchange", () => { read(); render(); });
-    read();
-    render();
-  }
-  setup();
-})();
-"""
+    They are package data (pyproject.toml's [tool.setuptools.package-data]), so this works
+    from an installed wheel as well as from a checkout. viewer.html holds the %TITLE%,
+    %CSS%, %JS% and %DATA% slots that render_html fills.
+    """
+    folder = resources.files("arena") / "replay_assets"
+    return tuple(  # type: ignore[return-value]
+        (folder / name).read_text(encoding="utf-8") for name in ("viewer.html", "viewer.css", "viewer.js")
+    )

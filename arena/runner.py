@@ -17,12 +17,10 @@ for every game.
 
 from __future__ import annotations
 
-import os
 import random
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from enum import Enum
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import trio
@@ -33,51 +31,18 @@ from arena.core.errors import IllegalActionError
 from arena.core.events import EventFeed
 from arena.core.game import GameState
 from arena.core.rules import RuleSet
-from arena.core.view import SeatView, seat_view
+from arena.core.view import seat_view
 from arena.faults import BotFault, Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
 from arena.manifest import BotManifest
 from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec, describe_exit
 from arena.sandbox import DEFAULT_CAPS, Limits
-from arena.wire.transport import BotClient, BotIdentity, TimeControl
+from arena.spec import FaultPolicy, GameSpec, HouseSeat
+from arena.wire.transport import BotClient, BotIdentity
 
 START_GAME_TIMEOUT = 5.0
 END_GAME_TIMEOUT = 2.0
 HELLO_TIMEOUT = 5.0
-
-
-class FaultPolicy(Enum):
-    FORFEIT = "forfeit"
-    """The faulting team loses the game at once."""
-    SUBSTITUTE = "substitute"
-    """A random legal action is played for the bot, and the game goes on."""
-
-
-@dataclass(frozen=True)
-class HouseSeat:
-    """A seat played inside the arena by a policy (no process): `arena check-bot` uses
-    them to steer a bot into the situations it must handle."""
-
-    name: str
-    policy: Callable[[SeatView, random.Random], Action]
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    game_id: str
-    """The arena's own id (records, storage); bots are told `table_id` instead."""
-    rules: RuleSet
-    seed: int
-    first_dealer: int
-    seat_bots: tuple[BotManifest | HouseSeat, ...]
-    """The bot in each seat (team = seat % 2)."""
-    time_control: TimeControl = field(default_factory=TimeControl)
-    fault_policy: FaultPolicy = FaultPolicy.FORFEIT
-    table_id: str = ""
-    """What the bots are told the game is called: opaque, so that it tells nothing of the
-    schedule (which would name the deal). Empty: the game_id."""
-    family: int = 0
-    """The process family that plays it (see the module docstring)."""
 
 
 @dataclass
@@ -93,14 +58,6 @@ class BotInstance:
     @property
     def alive(self) -> bool:
         return not self.needs_restart and (self.process is None or self.process.running)
-
-
-def default_concurrency() -> int:
-    """One game per core this process may run on (a container's CPU set, not the host's)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # not Linux
-        return os.cpu_count() or 1
 
 
 _Key = tuple[str, str, int, int]
@@ -447,9 +404,6 @@ async def play_game(worker: Worker, spec: GameSpec) -> GameLog:
     return await GameRun(worker, spec).play()
 
 
-def seat_assignment(bot_a: BotManifest, bot_b: BotManifest, a_team: int) -> tuple[BotManifest, ...]:
-    """The bots by seat when bot_a plays as team a_team (seats a_team and a_team + 2)."""
-    return tuple(bot_a if seat % 2 == a_team else bot_b for seat in range(4))
 
 
 

@@ -140,8 +140,8 @@ async def bridge_floor(calls: int) -> dict[str, float]:
 
 def match_throughput(games: int, concurrency: int) -> None:
     from arena.match import MatchConfig, match_specs
-    from arena.runner import FaultPolicy, run_games
-    from arena.wire.transport import TimeControl
+    from arena.runner import run_games
+    from arena.spec import FaultPolicy, TimeControl
 
     bot = load_manifest("random")
     from dataclasses import replace

@@ -22,14 +22,11 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from google.protobuf.message import DecodeError
-
-from arena.core.errors import RuleSetError
+from arena import records
 from arena.gamelog import GameLog
+from arena.plan import game_id as planned_game_id
 from arena.stats import BotStats, collect_stats
-from arena.wire.codec import MalformedMessage
-from ladder.schedule import game_id as planned_game_id
-from ladder.store import _STAT_COLUMNS, _STAT_FIELDS, GameRow, Store, _decode, version_label
+from ladder.store import _STAT_COLUMNS, _STAT_FIELDS, GameRow, Store, version_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,8 +221,8 @@ def _audit(store: Store, games: list[GameRow]) -> list[tuple[str, list[str]]]:
                                   "not both are in the bots table"]))
             continue
         try:
-            log = _decode(blob)
-        except (DecodeError, MalformedMessage, RuleSetError, ValueError) as e:
+            log = records.decode(blob, "its record")
+        except records.RecordError as e:
             out.append((game_id, [f"record: cannot be read: {e}"]))
             continue
         problems = audit_game(row, log, game_bots=game_bots.get(game_id, {}), bots=bots)

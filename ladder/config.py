@@ -33,7 +33,7 @@
 Every mistake is reported as one line, "FILE:LINE: KEY: what is wrong", so a person can fix
 a ladder before leaving it to run for the night rather than find out in the morning.
 tomllib gives the line of syntax errors; for a value that parses but makes no sense the
-key's line is found by scanning the text (`_KeyLines`).
+key's line is found by scanning the text (ladder.toml_lines.KeyLines).
 """
 
 from __future__ import annotations
@@ -52,9 +52,9 @@ from arena.core.game import MAX_SEED
 from arena.core.rules import OPTION_NAMES, PRESETS, RuleSet, preset
 from arena.errors import ConfigError
 from arena.manifest import BotManifest, load_manifest
-from arena.runner import FaultPolicy, default_concurrency
 from arena.sandbox import DEFAULT_CAPS, Limits
-from arena.wire.transport import TimeControl
+from arena.spec import FaultPolicy, TimeControl, default_concurrency
+from ladder.toml_lines import KeyLines
 
 DEALS = "hmac-sha256/pairing"
 """How seeds are drawn from the deal key (arena.deals): stored with the settings, so that
@@ -161,137 +161,12 @@ def default_logs(database: Path) -> Path:
     return database.with_name(f"{database.stem}-logs")
 
 
-class _KeyLines:
-    """Finds the line of a key in TOML text, for error messages.
-
-    Not a TOML parser: it follows [table] and [[array]] headers, dotted keys and inline
-    tables well enough for the ladder format, and when it cannot place a nested key it
-    falls back to the line of the enclosing key, which is always found when the key was
-    written at all.
-    """
-
-    _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
-        self.table: list[tuple[str, ...]] = []  # the table each line belongs to
-        self.array_headers: dict[str, list[int]] = {}
-        current: tuple[str, ...] = ()
-        for number, line in enumerate(self.lines, start=1):
-            m = self._HEADER.match(line)
-            if m:
-                current = tuple(p.strip().strip("\"'") for p in m.group(2).split("."))
-                if m.group(1) == "[[":
-                    self.array_headers.setdefault(".".join(current), []).append(number)
-            self.table.append(current)
-
-    def _key_line(self, table: tuple[str, ...], key: str, start: int = 0) -> int | None:
-        pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=")
-        for i in range(start, len(self.lines)):
-            if self.table[i] == table and pattern.match(self.lines[i]):
-                return i + 1
-        return None
-
-    def find(self, path: Sequence[str | int]) -> int | None:
-        keys = [p for p in path if isinstance(p, str)]
-        if not keys:
-            return None
-        top = keys[0]
-        if len(path) >= 2 and isinstance(path[1], int):
-            return self._find_item(top, path[1], path[2:])
-        line = self._key_line((), top) or self._header_line((top,))
-        if len(keys) == 1:
-            return line
-        sub = keys[1]
-        nested = (
-            self._key_line((top,), sub)
-            or self._key_line((), f"{top}.{sub}")
-            or self._inline_key(line, sub)
-        )
-        return nested or line
-
-    def _header_line(self, table: tuple[str, ...]) -> int | None:
-        for i, t in enumerate(self.table):
-            if t == table and self._HEADER.match(self.lines[i]):
-                return i + 1
-        return None
-
-    def _inline_key(self, line: int | None, key: str) -> int | None:
-        """A key inside an inline table that starts on `line` (possibly spanning lines)."""
-        if line is None:
-            return None
-        pattern = re.compile(rf"[{{,]\s*[\"']?{re.escape(key)}[\"']?\s*=")
-        depth = 0
-        for i in range(line - 1, len(self.lines)):
-            text = self.lines[i].split("#", 1)[0]
-            if pattern.search(text):
-                return i + 1
-            depth += text.count("{") - text.count("}")
-            if depth <= 0:
-                return None
-        return None
-
-    def _find_item(self, top: str, index: int, rest: Sequence[str | int]) -> int | None:
-        headers = self.array_headers.get(top)
-        if headers:  # [[bots]] tables
-            if index >= len(headers):
-                return headers[-1]
-            start = headers[index]
-            if rest and isinstance(rest[0], str):
-                found = self._key_line((top,), rest[0], start - 1)
-                end = headers[index + 1] if index + 1 < len(headers) else len(self.lines) + 1
-                if found is not None and found < end:
-                    return found
-            return start
-        line = self._key_line((), top)
-        if line is None:
-            return None
-        starts = self._array_item_lines(line)
-        return starts[index] if index < len(starts) else line
-
-    def _array_item_lines(self, line: int) -> list[int]:
-        """The line on which each top-level item of the inline array at `line` starts."""
-        starts: list[int] = []
-        depth = 0
-        in_string: str | None = None
-        expecting = False  # the next non-blank character at depth 1 starts an item
-        for i in range(line - 1, len(self.lines)):
-            text = self.lines[i]
-            pos = text.index("=") + 1 if i == line - 1 else 0
-            while pos < len(text):
-                ch = text[pos]
-                if in_string:
-                    if ch == "\\" and in_string == '"':
-                        pos += 1
-                    elif ch == in_string:
-                        in_string = None
-                elif ch == "#":
-                    break
-                else:
-                    if depth == 1 and expecting and not ch.isspace() and ch not in ",]":
-                        starts.append(i + 1)
-                        expecting = False
-                    if ch in "\"'":
-                        in_string = ch
-                    elif ch in "[{":
-                        depth += 1
-                        expecting = depth == 1
-                    elif ch in "]}":
-                        depth -= 1
-                        if depth == 0:
-                            return starts
-                    elif ch == "," and depth == 1:
-                        expecting = True
-                pos += 1
-        return starts
-
-
 class _Reader:
     """Checks values one key at a time and raises ConfigError "FILE:LINE: KEY: problem"."""
 
     def __init__(self, where: str, text: str) -> None:
         self.where = where
-        self.lines = _KeyLines(text)
+        self.lines = KeyLines(text)
 
     def error(self, path: Sequence[str | int], problem: str) -> ConfigError:
         line = self.lines.find(path)
@@ -529,13 +404,15 @@ def _read_rules(r: _Reader, value: Any) -> RuleSet:
         try:
             base.with_options(**{key: v})
         except RuleSetError as e:
-            if len(opts) == 1 or "contradicts" not in str(e):
+            # Wrong on its own: point at it now. Wrong only beside another option (a
+            # contradiction): wait, the other may be set too and make it right.
+            if len(opts) == 1 or set(e.options) <= {key}:
                 raise r.error(("rules", key), str(e)) from None
     try:
         rules = base.with_options(**opts) if opts else base
     except RuleSetError as e:
         # "deck=25 contradicts joker=false: ...": point at the first option it names.
-        named = str(e).split("=", 1)[0]
+        named = e.option
         raise r.error(("rules", named) if named in opts else ("rules",), str(e)) from None
     if opts:
         rules = replace(rules, name=f"{name}+custom")

@@ -24,9 +24,11 @@ from typing import Protocol
 import trio
 
 from arena.gamelog import GameLog
-from arena.runner import GameSpec, run_games
+from arena.plan import PlannedGame, game_spec
+from arena.runner import run_games
+from arena.spec import GameSpec
 from ladder.config import LadderConfig
-from ladder.schedule import PlannedGame, game_spec, plan_ladder
+from ladder.schedule import plan_ladder
 from ladder.standings import compute_standings, snapshot_lines
 from ladder.store import GameRow, Store
 

@@ -27,15 +27,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from arena import __version__
+from arena import __version__, records
 from arena.deals import key_from_seed, new_key
 from arena.errors import ConfigError
 from arena.gamelog import GameLog, SeatBot
 from arena.manifest import BotManifest
+from arena.plan import PlannedGame
 from arena.stats import BotStats, collect_stats
-from arena.wire.codec import gamelog_from_pb, gamelog_to_pb
-from arena.wire.gen.euchre.v1 import record_pb2
-from ladder.schedule import PlannedGame
 
 SCHEMA_VERSION = 2
 
@@ -451,7 +449,7 @@ class Store:
             log = replace(log, seats=tuple(
                 have.get(seat) or SeatBot(seat, seat_labels[seat], "") for seat in range(4)
             ))
-        blob = gamelog_to_pb(log).SerializeToString()
+        blob = records.encode(log)
         kinds = ",".join(sorted({f.kind.value for f in log.faults}))
         faults_a = sum(1 for f in log.faults if f.seat % 2 == a_team)
         stats = collect_stats([log])
@@ -579,8 +577,8 @@ class Store:
         self.conn.execute("COMMIT")
 
 
-def _decode(blob: bytes) -> GameLog:
-    return gamelog_from_pb(record_pb2.GameRecord.FromString(blob))
+def _decode(blob: bytes, where: str = "record") -> GameLog:
+    return records.decode(blob, where)
 
 
 def get_replay(path: Path, game_id: str) -> bytes | None:

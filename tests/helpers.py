@@ -11,12 +11,11 @@ from random import Random
 
 import pytest
 
+from arena import records
 from arena.core.game import GameState
 from arena.core.rules import RuleSet
 from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
 from arena.manifest import load_manifest
-from arena.wire import codec
-from arena.wire.gen.euchre.v1 import record_pb2
 
 TESTS = Path(__file__).resolve().parent
 MISBEHAVE = TESTS / "bots" / "misbehave.py"
@@ -93,6 +92,4 @@ def play_random_game(seed: int, rules: RuleSet, names: tuple[str, ...]) -> GameL
         action = rng.choice(game.legal_actions())
         recorder.apply(game.apply, action, game.turn, think_us=rng.randrange(1000))
     recorder.finish(GameEnd.COMPLETED, game.winner)
-    return codec.gamelog_from_pb(
-        record_pb2.GameRecord.FromString(codec.gamelog_to_pb(log).SerializeToString())
-    )
+    return records.decode(records.encode(log))

@@ -30,15 +30,14 @@ import pytest
 import trio
 
 import arena
+from arena import records
 from arena.core.rules import RuleSet, preset
 from arena.faults import FaultKind
 from arena.gamelog import GameEnd, GameLog
 from arena.manifest import BotManifest, load_manifest
 from arena.match import MatchConfig, match_specs
-from arena.runner import FaultPolicy, GameSpec, run_games
-from arena.wire.codec import gamelog_from_pb, gamelog_to_pb
-from arena.wire.gen.euchre.v1 import record_pb2
-from arena.wire.transport import TimeControl
+from arena.runner import run_games
+from arena.spec import FaultPolicy, GameSpec, TimeControl
 from tests.helpers import ROOT, TESTS, no_bot_left  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.usefixtures("no_bot_left")
@@ -100,7 +99,7 @@ def play(tmp_path: Path, bot_a: BotManifest, bot_b: BotManifest, *, games: int =
          concurrency: int = 2, sandbox: bool = True,
          policy: FaultPolicy = FaultPolicy.SUBSTITUTE) -> Match:
     """A match as `arena match` plays one, with a large secret seed (so that it cannot
-    turn up in a log by chance) and distinctive game ids; records go to out/games."""
+    turn up in a log by chance); records go to out/games."""
     return trio.run(lambda: play_async(tmp_path, bot_a, bot_b, games=games,
                                        concurrency=concurrency, sandbox=sandbox, policy=policy))
 
@@ -114,12 +113,12 @@ async def play_async(tmp_path: Path, bot_a: BotManifest, bot_b: BotManifest, *, 
     cfg = MatchConfig(
         bot_a=bot_a, bot_b=bot_b, games=games, rules=RULES, seed=seed,
         concurrency=concurrency, time_control=TimeControl(per_decision=2.0, bank=60.0),
-        fault_policy=policy, out_dir=out, name=f"fp{secrets.token_hex(5)}", sandbox=sandbox,
+        fault_policy=policy, out_dir=out, sandbox=sandbox,
     )
     done: list[tuple[GameSpec, GameLog]] = []
 
     def on_done(spec: GameSpec, log: GameLog) -> None:
-        (out / "games" / f"{log.game_id}.pb").write_bytes(gamelog_to_pb(log).SerializeToString())
+        records.write(out / "games" / f"{log.game_id}.pb", log)
         done.append((spec, log))
 
     await run_games(
@@ -554,7 +553,7 @@ def test_a_ladder_keeps_its_deals_from_a_peeking_bot(tmp_path, canary):
     finally:
         conn.close()
     assert len(rows) == 4 and runs == [("complete",)] and sealed == [(1,)] * 4
-    games = [(number % 2, gamelog_from_pb(record_pb2.GameRecord.FromString(blob)))
+    games = [(number % 2, records.decode(blob))
              for _, number, _, blob in rows]
     for (game_id, _, seed, _), (_, log) in zip(rows, games, strict=True):
         assert (log.game_id, log.seed) == (game_id, seed)

@@ -11,8 +11,8 @@ import pytest
 
 from arena.core.rules import LoneDefender
 from arena.errors import ConfigError
-from arena.runner import FaultPolicy
 from arena.sandbox import DEFAULT_CAPS
+from arena.spec import FaultPolicy
 from ladder.config import GAUNTLET, ROUND_ROBIN, database_of, load_ladder, parse_ladder
 from tests.helpers import ROOT
 

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.wire.codec import gamelog_from_pb
-from arena.wire.gen.euchre.v1 import record_pb2
+from arena import records
 from ladder.config import load_ladder
 from ladder.play import run_ladder
 from ladder.standings import compute_standings
@@ -88,7 +87,7 @@ def stored(db: Path) -> dict[str, tuple]:
 
 
 def moves(blob: bytes) -> list:
-    log = gamelog_from_pb(record_pb2.GameRecord.FromString(blob))
+    log = records.decode(blob)
     return [(h.dealt, [(a.seat, a.action) for a in h.actions]) for h in log.hands]
 
 

@@ -12,10 +12,10 @@ import pytest
 from arena.core.rules import preset
 from arena.deals import deal_seed, key_from_seed
 from arena.manifest import load_manifest
-from arena.runner import FaultPolicy
-from arena.wire.transport import TimeControl
+from arena.plan import game_spec
+from arena.spec import FaultPolicy, TimeControl
 from ladder.config import GAUNTLET, ROUND_ROBIN
-from ladder.schedule import game_spec, pairings, plan
+from ladder.schedule import pairings, plan
 
 BOTS = ["delta", "alpha", "charlie", "bravo"]
 KEY = key_from_seed(1)

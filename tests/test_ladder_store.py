@@ -16,9 +16,10 @@ from arena.deals import key_from_seed
 from arena.faults import Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, SeatBot
 from arena.manifest import BotManifest
+from arena.plan import PlannedGame
 from ladder.config import ROUND_ROBIN
 from ladder.ratings import EloTable, fit_ratings
-from ladder.schedule import PlannedGame, plan
+from ladder.schedule import plan
 from ladder.standings import compute_standings, pair_results
 from ladder.store import SCHEMA_VERSION, Store, StoreError
 

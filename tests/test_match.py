@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from arena import records as arena_records
 from arena.core.cards import JOKER
 from arena.core.rules import preset
 from arena.errors import ConfigError
@@ -19,10 +20,10 @@ from arena.faults import FaultKind
 from arena.gamelog import GameEnd
 from arena.manifest import load_manifest
 from arena.match import MatchConfig, match_specs
-from arena.runner import FaultPolicy, run_games
+from arena.runner import run_games
+from arena.spec import FaultPolicy, TimeControl
 from arena.wire import codec
-from arena.wire.gen.euchre.v1 import bot_pb2, record_pb2
-from arena.wire.transport import TimeControl
+from arena.wire.gen.euchre.v1 import bot_pb2
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.usefixtures("no_bot_left")
@@ -194,7 +195,7 @@ def test_cli_match_reports_heuristic_stronger(tmp_path):
     assert len(records) == 24
     from arena.stats import collect_stats
 
-    logs = [codec.gamelog_from_pb(record_pb2.GameRecord.FromString(p.read_bytes())) for p in records]
+    logs = [arena_records.read(p) for p in records]
     stats = collect_stats(logs)
     assert stats["heuristic"].wins > stats["random"].wins
 
@@ -245,7 +246,8 @@ def test_a_worker_with_few_process_slots_rotates_them_without_harming_a_game(tmp
     from dataclasses import replace
 
     from arena.processes import open_bot_pool
-    from arena.runner import GameSpec, Worker, play_game
+    from arena.runner import Worker, play_game
+    from arena.spec import GameSpec
 
     base = load_manifest("random")
     bots = [replace(base, name=n) for n in ("r1", "r2", "r3")]
@@ -300,5 +302,5 @@ def test_an_unsealed_match_says_so_under_its_table(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "not sandboxed: random, random-2 ran without a sandbox" in proc.stdout
     records = sorted((tmp_path / "games").glob("*.pb"))
-    log = codec.gamelog_from_pb(record_pb2.GameRecord.FromString(records[0].read_bytes()))
+    log = arena_records.read(records[0])
     assert not log.sandboxed and not any(s.sandboxed for s in log.seats)

@@ -11,10 +11,10 @@ import sys
 import pytest
 from google.protobuf import json_format
 
+from arena import records
 from arena.core.actions import ActionKind
 from arena.core.cards import card_label
 from arena.core.rules import preset
-from arena.wire import codec
 from arena.wire.gen.euchre.v1 import record_pb2, types_pb2
 from tests.helpers import play_random_game
 
@@ -28,7 +28,7 @@ def arena(*args: str) -> subprocess.CompletedProcess:
 def record(tmp_path_factory):
     log = play_random_game(21, preset("standard"), ("north", "east", "south", "west"))
     path = tmp_path_factory.mktemp("rec") / "game.pb"
-    path.write_bytes(codec.gamelog_to_pb(log).SerializeToString())
+    records.write(path, log)
     return path, log
 
 

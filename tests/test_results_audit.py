@@ -20,11 +20,12 @@ from arena.core.rules import preset
 from arena.faults import Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
 from arena.manifest import BotManifest
+from arena.plan import PlannedGame
 from arena.stats import collect_stats
 from ladder import cli as ladder_cli
 from ladder.audit import audit_database, audit_game, bot_stats_of
 from ladder.config import ROUND_ROBIN
-from ladder.schedule import PlannedGame, plan
+from ladder.schedule import plan
 from ladder.standings import compute_standings
 from ladder.store import Store
 

@@ -213,6 +213,31 @@ def test_every_problem_is_named_at_once():
     assert "deck=28" in msg and "target=0" in msg and "super_euchre_points=5" in msg
 
 
+@pytest.mark.parametrize(
+    ("make", "options"),
+    [
+        (lambda: RuleSet().with_options(deck=25), ("deck", "joker")),
+        (lambda: RuleSet().with_options(joker=True), ("deck", "joker")),
+        (lambda: RuleSet(lone_defender_march_points=4),
+         ("lone_defender_march_points", "lone_defender")),
+        (lambda: RuleSet(target=0), ("target",)),
+        (lambda: RuleSet(deck=28, target=0, super_euchre_points=5),
+         ("deck", "target", "super_euchre_points")),
+        (lambda: rules_from_options({"target": "10"}), ("target",)),
+        (lambda: rules_from_options({"first_lead": "dealer"}), ("first_lead",)),
+        (lambda: rules_from_options({"targett": 1, "stick_dealer": 1}), ("stick_dealer", "targett")),
+        (lambda: rules_from_options({"preset": "euchre500"}), ()),
+    ],
+)
+def test_the_error_carries_the_options_it_names(make, options):
+    with pytest.raises(RuleSetError) as err:
+        make()
+    assert err.value.options == options
+    assert err.value.option == (options[0] if options else None)
+    for name in options:
+        assert name in str(err.value)
+
+
 def test_lone_defender_points_are_fine_once_a_lone_defender_is_allowed():
     for ld in (LoneDefender.ALLOWED, LoneDefender.AGAINST_LONE_MAKER):
         r = RuleSet(lone_defender=ld, lone_defender_euchre_points=4, lone_defender_march_points=4)

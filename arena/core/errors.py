@@ -7,6 +7,8 @@ rules forbid (from a bot, a replay or a test), and neither is a bug in the arena
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class RulesCoreError(Exception):
     """Base of every error the rules core raises on purpose."""
@@ -14,7 +16,16 @@ class RulesCoreError(Exception):
 
 class RuleSetError(RulesCoreError, ValueError):
     """A rule set that cannot be played: an unknown option, a bad value, or options
-    that contradict each other (the message names them)."""
+    that contradict each other (the message names them, and so do `option` and `options`)."""
+
+    def __init__(self, message: str, *, options: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.options: tuple[str, ...] = tuple(dict.fromkeys(options))
+        """Every rule option the message names, in its order, each once: one for a bad
+        value, both for a contradiction, all of them when several problems are joined.
+        Empty when no option is to blame (an unknown preset)."""
+        self.option: str | None = self.options[0] if self.options else None
+        """The option named first: the one to point at."""
 
 
 class IllegalActionError(RulesCoreError, ValueError):

@@ -64,7 +64,10 @@ class RuleSet:
     def __post_init__(self) -> None:
         problems = _contradictions(self)
         if problems:
-            raise RuleSetError("; ".join(problems))
+            raise RuleSetError(
+                "; ".join(text for text, _ in problems),
+                options=[o for _, named in problems for o in named],
+            )
 
     @property
     def cards_per_hand(self) -> int:
@@ -83,7 +86,7 @@ class RuleSet:
         """A copy with some options changed (named "custom" unless a name is given)."""
         unknown = sorted(set(options) - OPTION_NAMES)
         if unknown:
-            raise RuleSetError(f"unknown rule option(s): {', '.join(unknown)}")
+            raise RuleSetError(f"unknown rule option(s): {', '.join(unknown)}", options=unknown)
         options.setdefault("name", "custom")
         return replace(self, **{k: _coerce(k, v) for k, v in options.items()})
 
@@ -122,55 +125,71 @@ def _coerce(name: str, value: Any) -> Any:
             return enum(value)
         except ValueError:
             allowed = ", ".join(repr(m.value) for m in enum)
-            raise RuleSetError(f"rule option {name}={value!r}: expected one of {allowed}") from None
+            raise RuleSetError(
+                f"rule option {name}={value!r}: expected one of {allowed}", options=[name]
+            ) from None
     if name in _BOOL_OPTIONS:
         if not isinstance(value, bool):
-            raise RuleSetError(f"rule option {name}={value!r}: expected true or false")
+            raise RuleSetError(f"rule option {name}={value!r}: expected true or false", options=[name])
         return value
     if name == "name":
         if not isinstance(value, str):
-            raise RuleSetError(f"rule option name={value!r}: expected a string")
+            raise RuleSetError(f"rule option name={value!r}: expected a string", options=["name"])
         return value
     if name == "lone_defender_march_points" and value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleSetError(f"rule option {name}={value!r}: expected a whole number")
+        raise RuleSetError(f"rule option {name}={value!r}: expected a whole number", options=[name])
     return value
 
 
-def _contradictions(r: RuleSet) -> list[str]:
-    p: list[str] = []
+def _contradictions(r: RuleSet) -> list[tuple[str, tuple[str, ...]]]:
+    """Each problem as its text and the options it names (both, for a contradiction)."""
+    p: list[tuple[str, tuple[str, ...]]] = []
     if r.seats != 4:
-        p.append(f"seats={r.seats}: only 4 seats are played so far (six-player is later work)")
+        p.append((
+            f"seats={r.seats}: only 4 seats are played so far (six-player is later work)",
+            ("seats",),
+        ))
     if r.deck not in (24, 25, 32, 33):
-        p.append(f"deck={r.deck}: expected 24, 25, 32 or 33")
+        p.append((f"deck={r.deck}: expected 24, 25, 32 or 33", ("deck",)))
     elif r.joker != (r.deck in (25, 33)):
-        p.append(
+        p.append((
             f"deck={r.deck} contradicts joker={str(r.joker).lower()}: "
-            "a deck with the joker has 25 or 33 cards, one without 24 or 32"
-        )
+            "a deck with the joker has 25 or 33 cards, one without 24 or 32",
+            ("deck", "joker"),
+        ))
     if r.target < 1:
-        p.append(f"target={r.target}: must be at least 1")
+        p.append((f"target={r.target}: must be at least 1", ("target",)))
     if r.lone_defender_euchre_points not in (2, 4):
-        p.append(f"lone_defender_euchre_points={r.lone_defender_euchre_points}: expected 2 or 4")
+        p.append((
+            f"lone_defender_euchre_points={r.lone_defender_euchre_points}: expected 2 or 4",
+            ("lone_defender_euchre_points",),
+        ))
     if r.lone_defender_march_points not in (None, 4):
-        p.append(
+        p.append((
             f"lone_defender_march_points={r.lone_defender_march_points}: "
-            "expected 4, or none for 'as a lone defender's euchre'"
-        )
+            "expected 4, or none for 'as a lone defender's euchre'",
+            ("lone_defender_march_points",),
+        ))
     if r.super_euchre_points not in (2, 4):
-        p.append(f"super_euchre_points={r.super_euchre_points}: expected 2 or 4")
+        p.append((
+            f"super_euchre_points={r.super_euchre_points}: expected 2 or 4",
+            ("super_euchre_points",),
+        ))
     if r.lone_defender is LoneDefender.NOT_ALLOWED:
         if r.lone_defender_euchre_points != 2:
-            p.append(
+            p.append((
                 "lone_defender_euchre_points=4 contradicts lone_defender='not_allowed': "
-                "no defender can be alone"
-            )
+                "no defender can be alone",
+                ("lone_defender_euchre_points", "lone_defender"),
+            ))
         if r.lone_defender_march_points is not None:
-            p.append(
+            p.append((
                 "lone_defender_march_points=4 contradicts lone_defender='not_allowed': "
-                "no defender can be alone"
-            )
+                "no defender can be alone",
+                ("lone_defender_march_points", "lone_defender"),
+            ))
     return p
 
 

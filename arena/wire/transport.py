@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import math
+import signal
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent import futures
 from dataclasses import dataclass, replace
@@ -32,6 +35,7 @@ from arena.core.events import Event
 from arena.core.rules import RuleSet
 from arena.core.view import SeatView
 from arena.faults import BotFault, FaultKind
+from arena.spec import TimeControl
 from arena.wire import codec
 from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc
 
@@ -51,20 +55,6 @@ class BotIdentity:
     author: str
     refusal: str | None
     """Why the bot refused the rules, or None when it accepts them."""
-
-
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    per_decision: float = 2.0
-    """Seconds one decision may take."""
-    bank: float = 60.0
-    """Seconds for all of one seat's decisions in a game."""
-    allowance: float = 0.25
-    """Seconds of latency per call that are never charged (the arena's and the OS's)."""
-
-    def __post_init__(self) -> None:
-        if not (self.per_decision > 0 and self.bank > 0 and self.allowance >= 0):
-            raise ValueError("time control: per_decision and bank must be positive")
 
 
 def _timeout_from_deadline() -> float | None:
@@ -208,8 +198,45 @@ class BotClient:
 # --- the bot side ------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """All that a StartGame says."""
+
+    game_id: str
+    seat: int
+    rules: RuleSet
+    seat_bots: tuple[str, ...]
+    per_decision: float
+    """Seconds one decision may take (0 when the arena did not say)."""
+    bank: float
+    """Seconds for all of this seat's decisions in the game (0 when the arena did not say)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """All that a Decide says."""
+
+    game_id: str
+    decision_number: int
+    """Counts this seat's decisions in the game, from 0."""
+    view: SeatView
+    """With legal_actions filled in."""
+    events: tuple[Event, ...]
+    """What happened since this seat's previous request, in order."""
+    time_left: float
+    """Seconds this decision may take."""
+    bank_left: float
+    """Seconds left in this seat's bank for the game."""
+
+
 class BotHandler:
-    """What the SDK implements: plain domain calls, one per RPC."""
+    """What the SDK implements: plain domain calls, one per RPC.
+
+    The server calls them from several threads at once, for several games at once (a bot
+    given by address plays every game it is sent, partners' seats included), so a
+    handler keeps its state per game. handle_start_game() and handle_decide() get all a
+    request says; by default they pass on to start_game() and decide(), which is enough
+    for a handler that needs neither the rules, the time control nor the bank."""
 
     def hello(self, rules: RuleSet) -> BotIdentity:  # pragma: no cover - interface
         raise NotImplementedError
@@ -225,11 +252,26 @@ class BotHandler:
     def end_game(self, game_id: str, events: Sequence[Event]) -> None:
         raise NotImplementedError  # pragma: no cover - interface
 
+    def handle_start_game(self, start: GameStart) -> None:
+        self.start_game(start.game_id, start.seat, start.seat_bots)
+
+    def handle_decide(self, decision: Decision) -> Action:
+        return self.decide(decision.game_id, decision.view, decision.events, decision.time_left)
+
+
+_RULES_KEPT = 1024
+"""Games whose rules the server remembers (for decoding their views); a game that was
+never ended (its seat was ruled out) is forgotten after this many newer ones."""
+
 
 class _Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
     def __init__(self, handler: BotHandler) -> None:
         self._handler = handler
+        self._lock = threading.Lock()
         self._rules: RuleSet | None = None
+        """The latest rules heard, for a Decide of a game whose StartGame was not."""
+        self._game_rules: OrderedDict[str, RuleSet] = OrderedDict()
+        """Each game's own rules, by game id: games of different rules may run at once."""
 
     def Hello(self, request, context):
         try:
@@ -239,7 +281,8 @@ class _Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
                 protocol_version=PROTOCOL_VERSION, refuse_rules=True,
                 refusal_reason=f"cannot read the rules: {e}",
             )
-        self._rules = rules
+        with self._lock:
+            self._rules = rules
         ident = self._handler.hello(rules)
         return bot_pb2.HelloResponse(
             name=ident.name, version=ident.version, author=ident.author,
@@ -248,32 +291,58 @@ class _Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
         )
 
     def StartGame(self, request, context):
-        self._rules = codec.rules_from_pb(request.rules)
-        self._handler.start_game(request.game_id, request.seat, list(request.seat_bots))
+        rules = codec.rules_from_pb(request.rules)
+        with self._lock:
+            self._rules = rules
+            self._game_rules[request.game_id] = rules
+            self._game_rules.move_to_end(request.game_id)
+            while len(self._game_rules) > _RULES_KEPT:
+                self._game_rules.popitem(last=False)
+        tc = request.time_control
+        self._handler.handle_start_game(GameStart(
+            request.game_id, request.seat, rules, tuple(request.seat_bots),
+            tc.per_decision_ms / 1000, tc.bank_ms / 1000,
+        ))
         return bot_pb2.StartGameResponse()
 
     def Decide(self, request, context):
-        if self._rules is None:
+        with self._lock:
+            rules = self._game_rules.get(request.game_id, self._rules)
+        if rules is None:
             context.abort(grpc.StatusCode.FAILED_PRECONDITION, "Decide before Hello/StartGame")
-        view = codec.view_from_pb(request.view, self._rules)
+        view = codec.view_from_pb(request.view, rules)
         legal = tuple(codec.action_from_pb(a) for a in request.legal_actions)
         view = replace(view, legal_actions=legal)
-        events = [codec.event_from_pb(e) for e in request.events]
-        action = self._handler.decide(
-            request.game_id, view, events, request.time_left.decision_ms / 1000
-        )
+        events = tuple(codec.event_from_pb(e) for e in request.events)
+        action = self._handler.handle_decide(Decision(
+            request.game_id, request.decision_number, view, events,
+            request.time_left.decision_ms / 1000, request.time_left.bank_ms / 1000,
+        ))
         return bot_pb2.DecideResponse(action=codec.action_to_pb(action))
 
     def EndGame(self, request, context):
+        with self._lock:
+            self._game_rules.pop(request.game_id, None)
         self._handler.end_game(request.game_id, [codec.event_from_pb(e) for e in request.events])
         return bot_pb2.EndGameResponse()
 
 
-def serve(handler: BotHandler, address: str, *, on_started: Callable[[], None] | None = None) -> None:
-    """Serves the bot until SIGTERM or SIGINT (then stops within a second)."""
-    import signal
-    import threading
+def serve(
+    handler: BotHandler,
+    address: str,
+    *,
+    on_started: Callable[[], None] | None = None,
+    stop: threading.Event | None = None,
+) -> None:
+    """Serves the bot until SIGTERM or SIGINT (then stops within a second), or, when
+    `stop` is given (say, serving from a thread other than the main one, where signals
+    cannot be caught), until it is set.
 
+    Four threads answer calls, so calls of different games run at once."""
+    if stop is None:
+        stop = threading.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stop.set())  # type: ignore[union-attr]
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=4),
         options=_CHANNEL_OPTIONS,
@@ -284,9 +353,6 @@ def serve(handler: BotHandler, address: str, *, on_started: Callable[[], None] |
     server.start()
     if on_started is not None:
         on_started()
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
     while not stop.wait(0.5):
         pass
     server.stop(grace=0.5).wait()

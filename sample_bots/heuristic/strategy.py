@@ -21,28 +21,40 @@ It follows the usual club advice (shared/seeds/003, "Consejos de estrategia"):
   the lowest card that wins, else the cheapest card (keeping trumps and bosses, and
   throwing the last card of a suit to make a void).
 
-Cards are ints; trump order and suit-following come from arena.core.cards' tables.
-Nothing here keeps state between calls: every decision is read off the view alone.
+Cards are ints; trump order, suit-following and trick power come from the SDK's card
+helpers (the rules core's own tables). Nothing here keeps state between calls: every
+decision is read off the view alone, so one strategy serves any number of games at once.
 """
 
 from __future__ import annotations
 
-from functools import cache
-
-from arena.core import actions as A
-from arena.core.actions import Action, ActionKind
-from arena.core.cards import (
-    EFFECTIVE_SUIT,
+from arena.sdk import (
+    GO_ALONE,
     JACK,
     JOKER,
-    TRICK_POWER,
+    ORDER_UP,
+    ORDER_UP_ALONE,
+    PASS,
+    Action,
+    ActionKind,
     Card,
-    build_deck,
+    Phase,
+    SeatView,
     card_rank,
     card_suit,
+    discard,
+    effective_suit,
+    follows_suit,
+    is_trump,
+    known_voids,
+    name_trump,
+    order_up,
+    outstanding_cards,
+    play,
+    trick_power,
+    trick_winner,
+    trump_order,
 )
-from arena.core.hand import Phase
-from arena.core.view import SeatView
 
 ACE = 14
 KING = 13
@@ -83,21 +95,8 @@ def _partner(seat: int) -> int:
     return (seat + 2) % 4
 
 
-@cache
-def _deck(size: int) -> tuple[Card, ...]:
-    return build_deck(size)
-
-
-@cache
-def _trump_order(size: int, trump: int) -> tuple[Card, ...]:
-    """Every trump of the deck, highest first (joker, right, left, A, K, ...)."""
-    power = TRICK_POWER[trump][trump]
-    trumps = [c for c in _deck(size) if EFFECTIVE_SUIT[trump][c] == trump]
-    return tuple(sorted(trumps, key=power.__getitem__, reverse=True))
-
-
 def _trump_power(card: Card, trump: int) -> int:
-    return TRICK_POWER[trump][trump][card]
+    return trick_power(card, trump, trump)
 
 
 def _is_jack(card: Card) -> bool:
@@ -114,21 +113,20 @@ def hand_strength(
 
     `out` is cards known to be out of play (the turned-down upcard): a trump below one of
     them counts as higher in the order."""
-    eff = EFFECTIVE_SUIT[trump]
     held = set(cards)
-    n = sum(1 for c in cards if eff[c] == trump)
+    n = sum(1 for c in cards if is_trump(c, trump))
     value = 0.0
     if n:
         col = min(n, 3) - 1
         higher = 0
-        for c in _trump_order(deck, trump):
+        for c in trump_order(trump, deck):
             if c in held:
                 value += _TRUMP_VALUE[min(higher, 3)][col]
             elif c not in out:
                 higher += 1
     off_ranks: dict[int, list[int]] = {}
     for c in cards:
-        s = eff[c]
+        s = effective_suit(c, trump)
         if s != trump:
             off_ranks.setdefault(s, []).append(card_rank(c))  # type: ignore[arg-type]
     for ranks in off_ranks.values():
@@ -151,7 +149,7 @@ def sure_trump_tricks(
     one and each outstanding one can capture one; the best running balance."""
     held = set(cards)
     best = mine = theirs = 0
-    for c in _trump_order(deck, trump):
+    for c in trump_order(trump, deck):
         if c in out:
             continue
         if c in held:
@@ -171,12 +169,11 @@ def alone_worthy(
 ) -> bool:
     """Sure tricks enough to play without the partner: three unbeatable trumps and at most
     one loser, or long trumps with the two best; `strict` wants no loser at all."""
-    eff = EFFECTIVE_SUIT[trump]
-    n = sum(1 for c in cards if eff[c] == trump)
+    n = sum(1 for c in cards if is_trump(c, trump))
     if n == 0:
         return False
     sure = sure_trump_tricks(cards, trump, deck, out)
-    losers = sum(1 for c in cards if eff[c] != trump and card_rank(c) != ACE)
+    losers = sum(1 for c in cards if not is_trump(c, trump) and card_rank(c) != ACE)
     allowed = 0 if strict else 1
     if sure >= 3 and losers <= allowed:
         return True
@@ -195,19 +192,21 @@ def defender_alone_worthy(
 def best_discard(cards: tuple[Card, ...] | list[Card], trump: int) -> Card:
     """Void a non-trump suit (a singleton that is not an ace), else the lowest non-trump,
     else (all trumps) the lowest trump."""
-    eff = EFFECTIVE_SUIT[trump]
-    off = [c for c in cards if eff[c] != trump]
+    def eff(c: Card) -> int:
+        return effective_suit(c, trump)
+
+    off = [c for c in cards if eff(c) != trump]
     if not off:
         return min(cards, key=lambda c: _trump_power(c, trump))
     counts: dict[int, int] = {}
     for c in off:
-        counts[eff[c]] = counts.get(eff[c], 0) + 1
-    singles = [c for c in off if counts[eff[c]] == 1 and card_rank(c) != ACE]
+        counts[eff(c)] = counts.get(eff(c), 0) + 1
+    singles = [c for c in off if counts[eff(c)] == 1 and card_rank(c) != ACE]
     if singles:
         return min(singles, key=lambda c: card_rank(c))  # type: ignore[arg-type,return-value]
     non_aces = [c for c in off if card_rank(c) != ACE]
     pool = non_aces or off
-    return min(pool, key=lambda c: (card_rank(c), counts[eff[c]]))  # type: ignore[arg-type]
+    return min(pool, key=lambda c: (card_rank(c), counts[eff(c)]))  # type: ignore[arg-type]
 
 
 def _after_pickup(cards: tuple[Card, ...] | list[Card], upcard: Card, trump: int) -> list[Card]:
@@ -239,7 +238,7 @@ def _bid_round_1(view: SeatView) -> Action:
     trump = int(card_suit(upcard))  # type: ignore[arg-type]
     deck = view.rules.deck
     legal = view.legal_actions
-    only_alone = A.ORDER_UP not in legal and A.ORDER_UP_ALONE in legal
+    only_alone = ORDER_UP not in legal and ORDER_UP_ALONE in legal
     if only_alone:
         # The dealer's partner who must go alone: the dealer will sit out, the upcard
         # stays in the kitty, so it is out of play.
@@ -247,7 +246,7 @@ def _bid_round_1(view: SeatView) -> Action:
         strong = alone_worthy(view.hand, trump, deck, out) or (
             hand_strength(view.hand, trump, deck, out) >= FORCED_ALONE_NEED
         )
-        return A.ORDER_UP_ALONE if strong else A.PASS
+        return ORDER_UP_ALONE if strong else PASS
     if seat == dealer:
         cards = _after_pickup(view.hand, upcard, trump)
         strength = hand_strength(cards, trump, deck)
@@ -260,13 +259,13 @@ def _bid_round_1(view: SeatView) -> Action:
         else:
             strength -= OPPONENT_DEALS_PENALTY + (JACK_UPCARD_EXTRA if jack else 0.0)
     if strength < CALL_NEED:
-        return A.PASS
+        return PASS
     alone = (
-        A.ORDER_UP_ALONE in legal
+        ORDER_UP_ALONE in legal
         and not _may_win_by_one(view)
         and alone_worthy(cards, trump, deck)
     )
-    return _pick(view, [A.order_up(alone), A.ORDER_UP])
+    return _pick(view, [order_up(alone), ORDER_UP])
 
 
 def _suit_choices(view: SeatView) -> list[int]:
@@ -288,10 +287,10 @@ def _bid_round_2(view: SeatView) -> Action:
             best_suit, best = s, v
     if best_suit is None:
         return view.legal_actions[0]
-    if best < ROUND2_NEED and A.PASS in view.legal_actions:
-        return A.PASS
+    if best < ROUND2_NEED and PASS in view.legal_actions:
+        return PASS
     alone = not _may_win_by_one(view) and alone_worthy(view.hand, best_suit, deck, out)
-    return _pick(view, [A.name_trump(best_suit, alone), A.name_trump(best_suit)])
+    return _pick(view, [name_trump(best_suit, alone), name_trump(best_suit)])
 
 
 def _dealer_names_trump(view: SeatView) -> Action:
@@ -299,16 +298,16 @@ def _dealer_names_trump(view: SeatView) -> Action:
     apart, so name the first legal suit, never alone; a hand in view picks its best."""
     suits = _suit_choices(view)
     if not view.hand:
-        return _pick(view, [A.name_trump(s) for s in suits])
+        return _pick(view, [name_trump(s) for s in suits])
     deck = view.rules.deck
     best = max(suits, key=lambda s: hand_strength([*view.hand, JOKER], s, deck))
-    return _pick(view, [A.name_trump(best)])
+    return _pick(view, [name_trump(best)])
 
 
 def _going_alone(view: SeatView) -> Action:
     seat, trump = view.seat, view.trump
     if trump is None or _may_win_by_one(view):
-        return A.PASS
+        return PASS
     deck = view.rules.deck
     cards: list[Card] = list(view.hand)
     out: frozenset[Card] = frozenset()
@@ -322,7 +321,7 @@ def _going_alone(view: SeatView) -> Action:
         out = frozenset({view.upcard})
     maker = view.maker
     if maker is None:
-        return A.PASS
+        return PASS
     if seat % 2 != maker % 2:
         ok = defender_alone_worthy(cards, trump, deck, out)
     elif seat == maker:
@@ -330,7 +329,7 @@ def _going_alone(view: SeatView) -> Action:
     else:
         # The partner called on strength of their own: take over only with a lock.
         ok = alone_worthy(cards, trump, deck, out, strict=True)
-    return A.GO_ALONE if ok else A.PASS
+    return GO_ALONE if ok else PASS
 
 
 # --- play --------------------------------------------------------------------------
@@ -339,67 +338,54 @@ def _going_alone(view: SeatView) -> Action:
 class _Table:
     """What the play rules need from the view, computed once per decision."""
 
-    __slots__ = ("eff", "hand", "outstanding", "trump", "voids")
+    __slots__ = ("hand", "outstanding", "trump", "voids")
 
     def __init__(self, view: SeatView) -> None:
         trump = view.trump
         assert trump is not None
         self.trump = trump
-        self.eff = eff = EFFECTIVE_SUIT[trump]
         self.hand = view.hand
-        seen = set(view.hand)
-        voids: list[set[int]] = [set(), set(), set(), set()]
-        tricks = list(view.tricks)
-        if view.current_trick is not None:
-            tricks.append(view.current_trick)
-        for t in tricks:
-            plays = t.plays
-            if not plays:
-                continue
-            led = eff[plays[0][1]]
-            for s, c in plays:
-                seen.add(c)
-                if eff[c] != led:
-                    voids[s].add(led)
-        if view.discard is not None:
-            seen.add(view.discard)
-        if not view.dealer_took_upcard:
-            seen.add(view.upcard)  # stayed in the kitty
-        self.outstanding = [c for c in _deck(view.rules.deck) if c not in seen]
-        self.voids = voids
+        self.voids = known_voids(view)
+        self.outstanding = outstanding_cards(view)
+
+    def suit(self, card: Card) -> int:
+        """The card's suit under trump (the left bower's and the joker's is trump)."""
+        return effective_suit(card, self.trump)
 
     def is_boss(self, card: Card) -> bool:
         """No outstanding card of its (effective) suit beats it."""
-        s = self.eff[card]
-        power = TRICK_POWER[self.trump][s]
-        p = power[card]
-        eff = self.eff
-        return not any(eff[o] == s and power[o] > p for o in self.outstanding)
+        trump = self.trump
+        s = effective_suit(card, trump)
+        p = trick_power(card, trump, s)
+        return not any(
+            follows_suit(o, s, trump) and trick_power(o, trump, s) > p for o in self.outstanding
+        )
 
     def trumps_outstanding(self) -> bool:
-        eff, trump = self.eff, self.trump
-        return any(eff[o] == trump for o in self.outstanding)
+        trump = self.trump
+        return any(follows_suit(o, trump, trump) for o in self.outstanding)
 
     def cost(self, card: Card) -> float:
         """How much a card is worth keeping: trumps most, then bosses, then by rank;
         the last card of a suit is a little cheaper (throwing it makes a void)."""
-        eff, trump = self.eff, self.trump
-        if eff[card] == trump:
+        trump = self.trump
+        s = self.suit(card)
+        if s == trump:
             return 100.0 + _trump_power(card, trump)
         v = float(card_rank(card))  # type: ignore[arg-type]
         if self.is_boss(card):
             v += 20.0
-        if sum(1 for c in self.hand if eff[c] == eff[card]) == 1:
+        if sum(1 for c in self.hand if follows_suit(c, s, trump)) == 1:
             v -= 0.5
         return v
 
 
 def _lead(view: SeatView, t: _Table, cards: list[Card]) -> Card:
-    eff, trump, seat = t.eff, t.trump, view.seat
+    eff, trump, seat = t.suit, t.trump, view.seat
     maker = view.maker
     ours = maker is not None and maker % 2 == seat % 2
-    my_trumps = sorted((c for c in cards if eff[c] == trump), key=lambda c: -_trump_power(c, trump))
-    off = [c for c in cards if eff[c] != trump]
+    my_trumps = sorted((c for c in cards if eff(c) == trump), key=lambda c: -_trump_power(c, trump))
+    off = [c for c in cards if eff(c) != trump]
     opponents = [s for s in range(4) if s % 2 != seat % 2 and s not in view.sitting_out]
     opp_may_trump = t.trumps_outstanding() and any(trump not in t.voids[s] for s in opponents)
     alone = seat in view.alone
@@ -411,7 +397,7 @@ def _lead(view: SeatView, t: _Table, cards: list[Card]) -> Card:
     if bosses:
         def ruffable(c: Card) -> bool:
             return opp_may_trump and any(
-                eff[c] in t.voids[s] and trump not in t.voids[s] for s in opponents
+                eff(c) in t.voids[s] and trump not in t.voids[s] for s in opponents
             )
 
         return min(bosses, key=lambda c: (ruffable(c), -card_rank(c)))  # type: ignore[operator]
@@ -419,7 +405,7 @@ def _lead(view: SeatView, t: _Table, cards: list[Card]) -> Card:
         return my_trumps[0]
     if off:
         def short_low(c: Card) -> tuple[int, int]:
-            length = sum(1 for d in cards if eff[d] == eff[c])
+            length = sum(1 for d in cards if eff(d) == eff(c))
             return (length, card_rank(c))  # type: ignore[return-value]
 
         return min(off, key=short_low)
@@ -430,29 +416,32 @@ def _follow(view: SeatView, t: _Table, cards: list[Card]) -> Card:
     trick = view.current_trick
     assert trick is not None
     plays = trick.plays
-    seat, trump, eff = view.seat, t.trump, t.eff
-    led = eff[plays[0][1]]
-    power = TRICK_POWER[trump][led]
-    win_seat, win_card = max(plays, key=lambda p: power[p[1]])
-    best = power[win_card]
+    seat, trump = view.seat, t.trump
+    led = t.suit(plays[0][1])
+
+    def power(card: Card) -> int:
+        return trick_power(card, trump, led)
+
+    win_seat, win_card = trick_winner(plays, trump)
+    best = power(win_card)
     played = {s for s, _ in plays}
     after = [s for s in range(4) if s not in played and s != seat and s not in view.sitting_out]
     opp_after = any(s % 2 != seat % 2 for s in after)
-    winners = sorted((c for c in cards if power[c] > best), key=power.__getitem__)
+    winners = sorted((c for c in cards if power(c) > best), key=power)
     cheapest = min(cards, key=t.cost)
 
     def unbeatable(card: Card) -> bool:
         """No outstanding card beats it in this trick (following its suit)."""
-        p = power[card]
-        s = eff[card]
-        return not any(eff[o] == s and power[o] > p for o in t.outstanding)
+        p = power(card)
+        s = t.suit(card)
+        return not any(follows_suit(o, s, trump) and power(o) > p for o in t.outstanding)
 
     if win_seat == _partner(seat):
         if not opp_after or unbeatable(win_card):
             return cheapest
         # Overtake a partner's beatable card only by following suit with a card nobody
         # can beat; never trump the partner's trick.
-        safe = [c for c in winners if eff[c] == led and unbeatable(c)]
+        safe = [c for c in winners if follows_suit(c, led, trump) and unbeatable(c)]
         return safe[0] if safe else cheapest
     return winners[0] if winners else cheapest
 
@@ -466,7 +455,7 @@ def _play(view: SeatView) -> Action:
     trick = view.current_trick
     leading = trick is None or not trick.plays
     card = (_lead if leading else _follow)(view, t, cards)  # type: ignore[arg-type]
-    return A.play(card)
+    return play(card)
 
 
 def _discard(view: SeatView) -> Action:
@@ -474,7 +463,7 @@ def _discard(view: SeatView) -> Action:
     cards = [a.card for a in view.legal_actions]
     if trump is None:
         return view.legal_actions[0]
-    return A.discard(best_discard(cards, trump))  # type: ignore[arg-type]
+    return discard(best_discard(cards, trump))  # type: ignore[arg-type]
 
 
 _BY_PHASE = {

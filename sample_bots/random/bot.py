@@ -10,16 +10,13 @@ class RandomBot(Bot):
     version = "1.0"
     author = "Euchre Arena"
 
-    def __init__(self) -> None:
-        self.rng = random.Random()
+    def start_game(self, game):
+        # A generator per game, seeded by the game and seat: a ladder's results do not
+        # depend on which process played which game, in what order, or beside which.
+        game.rng = random.Random(f"{game.id}:{game.seat}")
 
-    def start_game(self, seat, seat_bots):
-        # Seeded by the game and seat, so a ladder's results do not depend on which
-        # process played which game, or in what order.
-        self.rng.seed(f"{self.game_id}:{seat}")
-
-    def decide(self, view):
-        return self.rng.choice(view.legal_actions)
+    def decide(self, view, game):
+        return game.rng.choice(view.legal_actions)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,86 @@
+"""What a game is to be, before anything runs: its specification and the settings of a
+match or ladder. Plain values with no I/O, so that reading a ladder file or planning a
+schedule loads neither trio nor grpc nor the process module."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from arena.core.actions import Action
+from arena.core.rules import RuleSet
+from arena.core.view import SeatView
+from arena.manifest import BotManifest
+
+__all__ = [
+    "FaultPolicy",
+    "GameSpec",
+    "HouseSeat",
+    "TimeControl",
+    "default_concurrency",
+    "seat_assignment",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    per_decision: float = 2.0
+    """Seconds one decision may take."""
+    bank: float = 60.0
+    """Seconds for all of one seat's decisions in a game."""
+    allowance: float = 0.25
+    """Seconds of latency per call that are never charged (the arena's and the OS's)."""
+
+    def __post_init__(self) -> None:
+        if not (self.per_decision > 0 and self.bank > 0 and self.allowance >= 0):
+            raise ValueError("time control: per_decision and bank must be positive")
+
+
+class FaultPolicy(Enum):
+    FORFEIT = "forfeit"
+    """The faulting team loses the game at once."""
+    SUBSTITUTE = "substitute"
+    """A random legal action is played for the bot, and the game goes on."""
+
+
+@dataclass(frozen=True)
+class HouseSeat:
+    """A seat played inside the arena by a policy (no process): `arena check-bot` uses
+    them to steer a bot into the situations it must handle."""
+
+    name: str
+    policy: Callable[[SeatView, random.Random], Action]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    game_id: str
+    """The arena's own id (records, storage); bots are told `table_id` instead."""
+    rules: RuleSet
+    seed: int
+    first_dealer: int
+    seat_bots: tuple[BotManifest | HouseSeat, ...]
+    """The bot in each seat (team = seat % 2)."""
+    time_control: TimeControl = field(default_factory=TimeControl)
+    fault_policy: FaultPolicy = FaultPolicy.FORFEIT
+    table_id: str = ""
+    """What the bots are told the game is called: opaque, so that it tells nothing of the
+    schedule (which would name the deal). Empty: the game_id."""
+    family: int = 0
+    """The process family that plays it (see arena.runner on process families)."""
+
+
+def seat_assignment(bot_a: BotManifest, bot_b: BotManifest, a_team: int) -> tuple[BotManifest, ...]:
+    """The bots by seat when bot_a plays as team a_team (seats a_team and a_team + 2)."""
+    return tuple(bot_a if seat % 2 == a_team else bot_b for seat in range(4))
+
+
+def default_concurrency() -> int:
+    """One game per core this process may run on (a container's CPU set, not the host's)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
