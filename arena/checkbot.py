@@ -253,7 +253,7 @@ def expected_phases(rule_sets: dict[str, RuleSet]) -> list[str]:
 def cmd_check_bot(args: argparse.Namespace) -> int:
     import tempfile
 
-    from arena.cli import check_sandbox_args
+    from arena.cli_args import check_sandbox_args
     from arena.sandbox import DEFAULT_CAPS
 
     bot = load_manifest(args.bot)

@@ -14,77 +14,19 @@ from datetime import datetime
 from pathlib import Path
 
 from arena import __version__
+from arena.cli_args import (
+    add_sandbox_option,
+    add_time_options,
+    check_sandbox_args,
+    positive_int,
+    seconds_arg,
+    seed_arg,
+)
 from arena.core.errors import RuleSetError
-from arena.core.game import MAX_SEED
 from arena.core.rules import PRESETS, preset
 from arena.errors import ConfigError
 from arena.manifest import load_manifest, sample_bot_names
 from arena.spec import FaultPolicy, TimeControl, default_concurrency
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2**63-1")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be more than 0 seconds")
-    return value
-
-
-def add_time_options(p: argparse.ArgumentParser) -> None:
-    d = TimeControl()
-    p.add_argument("--per-decision", type=_seconds, default=d.per_decision, metavar="SECONDS",
-                   help=f"longest one decision may take (default {d.per_decision})")
-    p.add_argument("--bank", type=_seconds, default=d.bank, metavar="SECONDS",
-                   help=f"time for all of one seat's decisions in a game (default {d.bank})")
-    p.add_argument("--on-fault", choices=[f.value for f in FaultPolicy], default="forfeit",
-                   help="a faulting bot's team forfeits the game (default), or a random "
-                   "legal action is played in its place and the game goes on")
-    p.add_argument("--transport", choices=["unix", "tcp"], default="unix",
-                   help="where bots listen: a unix socket in a private folder (default) "
-                   "or loopback TCP (needs --no-sandbox: a sealed bot has no network)")
-    add_sandbox_option(p)
-
-
-def add_sandbox_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--no-sandbox", action="store_true",
-                   help="run bots unsealed, with your privileges and environment (trusted "
-                   "bots only; games are marked unsandboxed). By default each bot process "
-                   "runs sealed: no network, no other process, only its own folder")
-
-
-def check_sandbox_args(args: argparse.Namespace) -> bool:
-    """Whether to seal bots; ConfigError when asked for what cannot be done."""
-    if args.no_sandbox:
-        return False
-    if getattr(args, "transport", "unix") == "tcp":
-        raise ConfigError("--transport tcp: a sandboxed bot has no network, so it cannot "
-                          "listen on TCP; use the unix transport, or add --no-sandbox")
-    from arena.processes import require_sandbox
-
-    require_sandbox("add --no-sandbox")
-    return True
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--games", type=positive_int, default=20, help="games to play (default 20)")
     m.add_argument("--rules", default="standard", choices=list(PRESETS),
                    help="rule preset (default standard)")
-    m.add_argument("--seed", type=_seed, default=None,
+    m.add_argument("--seed", type=seed_arg, default=None,
                    help="fix every deal (default: a secret random key). Publishing a seed "
                    "publishes the deals: a bot that knows it knows every hand")
     m.add_argument("--fresh-processes", action="store_true",
@@ -126,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("bot", metavar="BOT")
     c.add_argument("--games", type=positive_int, default=4,
                    help="games per preset (default 4)")
-    c.add_argument("--per-decision", type=_seconds, default=TimeControl().per_decision,
+    c.add_argument("--per-decision", type=seconds_arg, default=TimeControl().per_decision,
                    metavar="SECONDS", help="time limit per decision")
     add_sandbox_option(c)
     c.add_argument("--rules", action="append", metavar="NAME",

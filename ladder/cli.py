@@ -14,7 +14,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from arena.cli import positive_int
+from arena.cli_args import positive_int
 from arena.core.errors import RuleSetError
 from arena.errors import ConfigError
 

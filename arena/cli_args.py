@@ -1,0 +1,76 @@
+"""Command-line pieces shared by the `arena` and `ladder` commands: value parsers that
+give one-line errors, and the options both spell the same way. Below both CLIs, so
+neither imports the other."""
+
+from __future__ import annotations
+
+import argparse
+
+from arena.core.game import MAX_SEED
+from arena.errors import ConfigError
+from arena.spec import FaultPolicy, TimeControl
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def seed_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2**63-1")
+    return value
+
+
+def seconds_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
+
+
+def add_time_options(p: argparse.ArgumentParser) -> None:
+    d = TimeControl()
+    p.add_argument("--per-decision", type=seconds_arg, default=d.per_decision, metavar="SECONDS",
+                   help=f"longest one decision may take (default {d.per_decision})")
+    p.add_argument("--bank", type=seconds_arg, default=d.bank, metavar="SECONDS",
+                   help=f"time for all of one seat's decisions in a game (default {d.bank})")
+    p.add_argument("--on-fault", choices=[f.value for f in FaultPolicy], default="forfeit",
+                   help="a faulting bot's team forfeits the game (default), or a random "
+                   "legal action is played in its place and the game goes on")
+    p.add_argument("--transport", choices=["unix", "tcp"], default="unix",
+                   help="where bots listen: a unix socket in a private folder (default) "
+                   "or loopback TCP (needs --no-sandbox: a sealed bot has no network)")
+    add_sandbox_option(p)
+
+
+def add_sandbox_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-sandbox", action="store_true",
+                   help="run bots unsealed, with your privileges and environment (trusted "
+                   "bots only; games are marked unsandboxed). By default each bot process "
+                   "runs sealed: no network, no other process, only its own folder")
+
+
+def check_sandbox_args(args: argparse.Namespace) -> bool:
+    """Whether to seal bots; ConfigError when asked for what cannot be done."""
+    if args.no_sandbox:
+        return False
+    if getattr(args, "transport", "unix") == "tcp":
+        raise ConfigError("--transport tcp: a sandboxed bot has no network, so it cannot "
+                          "listen on TCP; use the unix transport, or add --no-sandbox")
+    from arena.processes import require_sandbox
+
+    require_sandbox("add --no-sandbox")
+    return True
