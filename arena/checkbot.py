@@ -30,11 +30,12 @@ from arena.core.scoring import Outcome
 from arena.core.view import SeatView
 from arena.errors import ConfigError
 from arena.faults import BotFault, FaultKind
+from arena.game_loop import play_game
 from arena.gamelog import GameEnd, GameLog
 from arena.manifest import BotManifest, load_manifest
+from arena.process_cache import Worker
 from arena.processes import open_bot_pool
 from arena.replay import replay
-from arena.runner import Worker, play_game
 from arena.spec import FaultPolicy, GameSpec, HouseSeat, TimeControl
 
 HINTS = {

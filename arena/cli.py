@@ -121,12 +121,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arena: interrupted; every bot process was stopped", file=sys.stderr)
         return 130
-    except BaseExceptionGroup as group:  # a Ctrl-C that landed inside a game's task
-        interrupts, others = group.split(KeyboardInterrupt)
-        if interrupts is None or others is not None:
-            raise
-        print("arena: interrupted; every bot process was stopped", file=sys.stderr)
-        return 130
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0
@@ -143,7 +137,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     from arena import records
     from arena.match import MatchConfig, match_specs
     from arena.report import print_match_table
-    from arena.runner import run_games
+    from arena.runner import run_games, run_until_signal
     from arena.ui import GameProgress
 
     rules = preset(args.rules)
@@ -170,7 +164,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     with progress:
-        trio.run(lambda: run_games(
+        stopped_by = trio.run(run_until_signal, lambda: run_games(
             match_specs(cfg), rules=rules, concurrency=cfg.concurrency, log_dir=out / "logs",
             on_done=on_done, transport=cfg.transport, sandbox=cfg.sandbox,
             fresh_processes=cfg.fresh_processes,
@@ -178,6 +172,10 @@ def cmd_match(args: argparse.Namespace) -> int:
     elapsed = time.monotonic() - started
     print_match_table(logs, [bot_a.name, bot_b.name], elapsed)
     print(f"records and bot logs: {out}")
+    if stopped_by is not None:
+        print(f"arena: interrupted ({stopped_by}) after {len(logs)} of {args.games} games; "
+              "their records are kept and every bot process was stopped", file=sys.stderr)
+        return 143 if stopped_by == "SIGTERM" else 130
     return 0
 
 

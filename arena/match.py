@@ -3,7 +3,7 @@
 One pairing, planned as a ladder plans each of its pairings (arena.plan): duplicate pairs
 (the same deal twice, teams swapped), balanced seats and first dealers, secret deals
 drawn from a random key unless a seed is given, and the two halves of a pair played by
-different process families (arena.runner).
+different process families (arena.process_cache).
 """
 
 from __future__ import annotations

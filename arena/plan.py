@@ -16,7 +16,7 @@ that both play the same fair games:
   names the schedule. Each pairing has deals of its own: a bot process kept between games
   must never meet a deal twice, or it would know the cards that were played against it
   the first time; and the two halves of a pair are played by different process families
-  (arena.runner).
+  (arena.process_cache).
 """
 
 from __future__ import annotations

@@ -1,410 +1,27 @@
-"""Plays one game between bot processes, judged by the rules core, and records it.
+"""Many games at once: specs in, finished game logs out, on a pool of workers.
 
-A Worker holds bot processes across the games it plays (one process per seat, started
-on first use, restarted after a fault), so a match or ladder with C workers runs C games
-at once. play_game() never raises because of a bot: every misbehaviour becomes a Fault
-in the game's log, and the game ends as the fault policy says.
-
-Processes kept between games must not carry what they learnt of one game into another
-that shares its deal: the twin game of a duplicate pair deals the same cards with the
-teams swapped, so a process that played one half would know every hidden card of the
-other. Each game therefore names a process *family* (GameSpec.family: 0 for first
-halves, 1 for second halves) and a bot's processes in one family never play a game of
-the other; as every sealed process is cut off from every other (arena.sandbox), no
-process ever sees a deal from both sides. `fresh_processes` goes further: new processes
-for every game.
+run_games() hands the specs (any iterable, consumed lazily and in order) to
+`concurrency` workers (arena.process_cache), each playing one game at a time
+(arena.game_loop), and reports each finished game in finishing order.
+run_until_signal() is how the command lines stop on Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
 
-import random
-import time
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+import signal
+import threading
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import trio
 
-from arena import __version__
-from arena.core.actions import Action
-from arena.core.errors import IllegalActionError
-from arena.core.events import EventFeed
-from arena.core.game import GameState
 from arena.core.rules import RuleSet
-from arena.core.view import seat_view
-from arena.faults import BotFault, Fault, FaultKind
-from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
-from arena.manifest import BotManifest
-from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec, describe_exit
+from arena.game_loop import play_game
+from arena.process_cache import Worker
 from arena.sandbox import DEFAULT_CAPS, Limits
-from arena.spec import FaultPolicy, GameSpec, HouseSeat
-from arena.wire.transport import BotClient, BotIdentity
+from arena.spec import GameSpec
 
-START_GAME_TIMEOUT = 5.0
-END_GAME_TIMEOUT = 2.0
-HELLO_TIMEOUT = 5.0
-
-
-@dataclass
-class BotInstance:
-    """One running bot (a process we started, or a remote address) and its connection."""
-
-    manifest: BotManifest
-    client: BotClient
-    identity: BotIdentity
-    process: BotProcess | None
-    needs_restart: bool = False
-
-    @property
-    def alive(self) -> bool:
-        return not self.needs_restart and (self.process is None or self.process.running)
-
-
-_Key = tuple[str, str, int, int]
-
-
-def _key(manifest: BotManifest, family: int, index: int) -> _Key:
-    return (manifest.name, manifest.digest, family, index)
-
-
-class Worker:
-    """Plays games one after another with processes it keeps between them."""
-
-    def __init__(
-        self,
-        pool: BotPool,
-        rules: RuleSet,
-        log_dir: Path,
-        name: str = "w0",
-        transport: str = "unix",
-        startup_timeout: float = 10.0,
-        max_processes: int = 16,
-        sandbox: bool = True,
-        caps: Limits = DEFAULT_CAPS,
-    ) -> None:
-        self.pool = pool
-        self.sandbox = sandbox
-        self.caps = caps
-        self.rules = rules
-        self.log_dir = log_dir
-        self.name = name
-        self.transport = transport
-        self.startup_timeout = startup_timeout
-        self.max_processes = max_processes
-        self._instances: dict[_Key, BotInstance] = {}
-
-    async def instance(self, manifest: BotManifest, index: int, family: int = 0) -> BotInstance:
-        """The index-th process of this bot in this worker's `family`, started or
-        restarted if needed; raises BotFault(START_FAILED or REFUSED_RULES)."""
-        key = _key(manifest, family, index)
-        inst = self._instances.pop(key, None)
-        if inst is not None and inst.alive:
-            self._instances[key] = inst  # to the back: the most recently used
-            return inst
-        if inst is not None:
-            self._instances[key] = inst
-            await self._retire(key)
-        inst = await self._start(manifest, index, family)
-        self._instances[key] = inst
-        return inst
-
-    async def make_room(self, wanted: Sequence[tuple[BotManifest, int]], family: int = 0) -> None:
-        """Stops the least recently used processes that the next game does not need, so
-        that it never holds more than max_processes (many bots, few workers)."""
-        keep = {_key(m, family, i) for m, i in wanted}
-        missing = len(keep - self._instances.keys())
-        for key in [k for k in self._instances if k not in keep]:
-            if len(self._instances) + missing <= self.max_processes:
-                break
-            await self._retire(key)
-
-    async def _start(self, manifest: BotManifest, index: int, family: int) -> BotInstance:
-        process = None
-        if manifest.command is None:
-            address = manifest.address
-            assert address is not None
-        else:
-            sandbox = manifest.sandbox(self.caps) if self.sandbox else None
-            spec = LaunchSpec(manifest.name, manifest.command, manifest.cwd, manifest.env, sandbox)
-            log_path = self.log_dir / f"{manifest.name}-{self.name}-{family}{index}.log"
-            try:
-                process = await self.pool.start(
-                    spec,
-                    log_path=log_path,
-                    transport=self.transport,  # type: ignore[arg-type]
-                    startup_timeout=self.startup_timeout,
-                )
-            except BotStartError as e:
-                raise BotFault(FaultKind.START_FAILED, str(e)) from None
-            address = process.address
-        client = BotClient(address)
-        try:
-            with trio.fail_after(HELLO_TIMEOUT):
-                identity = await client.hello(self.rules, __version__)
-        except (BotFault, trio.TooSlowError) as e:
-            client.close()
-            if process is not None:
-                await process.stop()
-            detail = e.detail if isinstance(e, BotFault) else f"no answer in {HELLO_TIMEOUT:.0f} s"
-            raise BotFault(FaultKind.START_FAILED, f"handshake failed: {detail}") from None
-        if identity.refusal is not None:
-            client.close()
-            if process is not None:
-                await process.stop()
-            raise BotFault(FaultKind.REFUSED_RULES, identity.refusal)
-        return BotInstance(manifest, client, identity, process)
-
-    async def _retire(self, key: _Key) -> None:
-        inst = self._instances.pop(key)
-        inst.client.close()
-        if inst.process is not None:
-            await inst.process.stop()
-
-    async def close(self) -> list[tuple[str, int | None]]:
-        """Stops every process; returns (bot name, exit code) for each (None: remote)."""
-        codes = []
-        with trio.CancelScope(shield=True):
-            for key in list(self._instances):
-                proc = self._instances[key].process
-                await self._retire(key)
-                codes.append((key[0], None if proc is None else proc.returncode))
-        return codes
-
-
-@dataclass
-class _Seat:
-    seat: int
-    manifest: BotManifest | HouseSeat
-    instance: BotInstance | None = None
-    bank: float = 0.0
-    decisions: int = 0
-    out: bool = False
-    """Out of this game (crashed, start failed, bank spent): substituted from now on."""
-    started: bool = False
-    """StartGame was answered: only then does the bot hear EndGame."""
-
-
-class _Forfeit(Exception):
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-
-class GameRun:
-    """The state of one game being played; play() drives it to the end."""
-
-    def __init__(self, worker: Worker, spec: GameSpec) -> None:
-        self.worker = worker
-        self.spec = spec
-        self.game = GameState(spec.rules, spec.seed, spec.first_dealer)
-        self.feed = EventFeed(self.game)
-        self.rng = random.Random(spec.seed ^ 0x5EED)
-        self.seats = [
-            _Seat(s, m, bank=spec.time_control.bank) for s, m in enumerate(spec.seat_bots)
-        ]
-        self.log = GameLog(
-            game_id=spec.game_id,
-            rules=spec.rules,
-            seed=spec.seed,
-            first_dealer=spec.first_dealer,
-            seats=(),
-            started_ms=int(time.time() * 1000),
-            table_id=self.table_id,
-        )
-        self.recorder = Recorder(self.game, self.log)
-
-    @property
-    def table_id(self) -> str:
-        return self.spec.table_id or self.spec.game_id
-
-    def _fault(self, seat: _Seat, fault: BotFault) -> None:
-        """Records the fault, then forfeits (raises _Forfeit) or marks the seat to be
-        substituted, as the policy says."""
-        substitute = self.spec.fault_policy is FaultPolicy.SUBSTITUTE
-        kind, detail = fault.kind, fault.detail
-        if seat.instance is not None:
-            seat.instance.needs_restart = True
-        self.log.faults.append(
-            Fault(kind, seat.seat, self.game.hand_number, seat.decisions, detail, substitute)
-        )
-        if kind in (FaultKind.CRASHED, FaultKind.DISCONNECTED, FaultKind.START_FAILED,
-                    FaultKind.REFUSED_RULES):
-            seat.out = True
-        if not substitute:
-            raise _Forfeit(seat.seat)
-
-    async def play(self) -> GameLog:
-        try:
-            await self._acquire()
-            await self._start_game()
-            while not self.game.over:
-                await self._one_decision()
-            self.recorder.finish(GameEnd.COMPLETED, self.game.winner)
-        except _Forfeit as f:
-            self.recorder.finish(GameEnd.FORFEIT, 1 - f.seat % 2)
-            self.feed.forfeit(f.seat % 2)
-        await self._end_game()
-        self.log.finished_ms = int(time.time() * 1000)
-        return self.log
-
-    async def _acquire(self) -> None:
-        # Every seat is named from the start, so a game forfeited while starting its bots
-        # still has a whole record (and counts in everyone's figures).
-        seats = [self._seat_bot(st.manifest, st.seat) for st in self.seats]
-        self.log.seats = tuple(seats)
-        counts: dict[str, int] = {}
-        wanted: list[tuple[_Seat, BotManifest, int]] = []
-        for st in self.seats:
-            m = st.manifest
-            if isinstance(m, HouseSeat):
-                continue
-            wanted.append((st, m, counts.get(m.name, 0)))
-            counts[m.name] = counts.get(m.name, 0) + 1
-        family = self.spec.family
-        await self.worker.make_room([(m, i) for _, m, i in wanted], family)
-        for st, m, index in wanted:
-            try:
-                st.instance = await self.worker.instance(m, index, family)
-            except BotFault as e:
-                self._fault(st, e)
-                continue
-            said = st.instance.identity
-            seats[st.seat] = replace(seats[st.seat], reported_name=said.name,
-                                     reported_version=said.version)
-            self.log.seats = tuple(seats)
-
-    def _seat_bot(self, bot: BotManifest | HouseSeat, seat: int) -> SeatBot:
-        """Who holds the seat, by the arena's own account: the manifest's name, version
-        and digest, and whether it is sealed (a bot given by address never is)."""
-        if isinstance(bot, HouseSeat):
-            return SeatBot(seat, bot.name, "house", sandboxed=True)
-        sealed = self.worker.sandbox and bot.command is not None
-        return SeatBot(seat, bot.name, bot.version, bot.digest, sandboxed=sealed)
-
-    async def _start_game(self) -> None:
-        names = [m.name for m in self.spec.seat_bots]
-        failures: list[tuple[_Seat, BotFault]] = []
-
-        async def start(st: _Seat) -> None:
-            if st.out or st.instance is None:
-                return
-            try:
-                with trio.fail_after(START_GAME_TIMEOUT):
-                    await st.instance.client.start_game(
-                        self.table_id, st.seat, self.spec.rules, names,
-                        self.spec.time_control,
-                    )
-                st.started = True
-            except BotFault as e:
-                failures.append((st, e))
-            except trio.TooSlowError:
-                failures.append((st, BotFault(FaultKind.TIMEOUT, "StartGame: no answer")))
-
-        async with trio.open_nursery() as nursery:
-            for st in self.seats:
-                nursery.start_soon(start, st)
-        for st, e in sorted(failures, key=lambda x: x[0].seat):
-            self._fault(st, e)
-
-    async def _one_decision(self) -> None:
-        game = self.game
-        st = self.seats[game.turn]
-        view = seat_view(game, st.seat)
-        events = self.feed.take(st.seat)
-        action: Action | None = None
-        think = 0.0
-        if isinstance(st.manifest, HouseSeat):
-            action = st.manifest.policy(view, self.rng)
-        elif not st.out and st.instance is not None:
-            try:
-                action, think = await self._ask(st, view, events)
-            except BotFault as e:
-                self._fault(st, await _crash_or(st.instance, e))
-        substituted = action is None
-        if action is None:
-            action = self.rng.choice(view.legal_actions)
-        think_us = round(think * 1e6)
-        try:
-            self.recorder.apply(self.feed.apply, action, st.seat, think_us, substituted)
-        except IllegalActionError as e:
-            self._fault(st, BotFault(FaultKind.ILLEGAL_ACTION, f"{e.action}: {e.reason}"))
-            action = self.rng.choice(view.legal_actions)
-            self.recorder.apply(self.feed.apply, action, st.seat, think_us, True)
-        st.decisions += 1
-
-    async def _ask(self, st: _Seat, view, events) -> tuple[Action, float]:
-        """The bot's action and the call's round trip; the bank is charged the round trip
-        less the latency allowance."""
-        tc = self.spec.time_control
-        limit = min(tc.per_decision, st.bank)
-        if limit <= 0:
-            st.out = True
-            raise BotFault(FaultKind.TIMEOUT, "the game's time bank is spent")
-        assert st.instance is not None
-        with trio.move_on_after(limit + tc.allowance):
-            try:
-                action, elapsed = await st.instance.client.decide(
-                    self.table_id, st.decisions, view, events, limit, st.bank
-                )
-            except BotFault as e:
-                # gRPC's own deadline (trio's, passed on) may fire just before trio's:
-                # the same timeout, and it spends the same time from the bank.
-                if e.kind is FaultKind.TIMEOUT:
-                    st.bank -= limit
-                raise
-            charged = max(0.0, elapsed - tc.allowance)
-            if charged > limit:
-                st.bank -= charged
-                raise BotFault(
-                    FaultKind.TIMEOUT, f"answered after {elapsed:.3f} s; the limit was {limit:.3f} s"
-                )
-            st.bank -= charged
-            return action, elapsed
-        st.bank -= limit
-        raise BotFault(
-            FaultKind.TIMEOUT,
-            f"no answer within {limit:.3f} s (plus {tc.allowance:.2f} s allowance)",
-        )
-
-    async def _end_game(self) -> None:
-        async def end(st: _Seat) -> None:
-            inst = st.instance
-            if inst is None or st.out or (not inst.alive and inst.process is not None):
-                return
-            events = self.feed.take(st.seat)
-            with trio.move_on_after(END_GAME_TIMEOUT) as scope:
-                try:
-                    await inst.client.end_game(self.table_id, events)
-                except BotFault:
-                    inst.needs_restart = True
-            if scope.cancelled_caught:
-                inst.needs_restart = True
-
-        with trio.CancelScope(shield=True):
-            async with trio.open_nursery() as nursery:
-                for st in self.seats:
-                    nursery.start_soon(end, st)
-
-
-async def _crash_or(inst: BotInstance, fault: BotFault) -> BotFault:
-    """A lost connection is a crash when the process died: wait a moment for the exit to
-    be seen, then say how it ended and what it last wrote."""
-    proc = inst.process
-    if fault.kind is not FaultKind.DISCONNECTED or proc is None:
-        return fault
-    with trio.move_on_after(1.0):
-        await proc.wait()
-    if proc.running:
-        return fault
-    tail = proc.log_tail(10)
-    how = describe_exit(proc.returncode or 0)
-    return BotFault(FaultKind.CRASHED, f"the bot's process {how}; its last output:\n{tail}")
-
-
-async def play_game(worker: Worker, spec: GameSpec) -> GameLog:
-    return await GameRun(worker, spec).play()
-
-
-
+__all__ = ["play_game", "run_games", "run_until_signal"]
 
 
 async def run_games(
@@ -453,3 +70,28 @@ async def run_games(
                     startup_timeout=startup_timeout, sandbox=sandbox, caps=caps,
                 )
                 nursery.start_soon(work, worker, receive.clone())
+
+
+async def run_until_signal(body: Callable[[], Awaitable[None]]) -> str | None:
+    """Runs `body` until it returns or SIGINT/SIGTERM arrives; returns the signal's name,
+    or None. A signal cancels the body at its next checkpoint, so games stop, every bot is
+    stopped in order and whatever the body was writing is finished or not started, where
+    trio would otherwise raise KeyboardInterrupt wherever the main thread happened to be
+    (inside gRPC, or halfway through writing a record). Off the main thread signals cannot
+    be received, and the body simply runs."""
+    stopped: list[str] = []
+    async with trio.open_nursery() as nursery:
+
+        async def watch() -> None:
+            if threading.current_thread() is not threading.main_thread():
+                return
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                async for signum in signals:
+                    stopped.append(signal.Signals(signum).name)
+                    nursery.cancel_scope.cancel()
+                    return
+
+        nursery.start_soon(watch)
+        await body()
+        nursery.cancel_scope.cancel()
+    return stopped[0] if stopped else None

@@ -70,7 +70,7 @@ class GameSpec:
     """What the bots are told the game is called: opaque, so that it tells nothing of the
     schedule (which would name the deal). Empty: the game_id."""
     family: int = 0
-    """The process family that plays it (see arena.runner on process families)."""
+    """The process family that plays it (see arena.process_cache)."""
 
 
 def seat_assignment(bot_a: BotManifest, bot_b: BotManifest, a_team: int) -> tuple[BotManifest, ...]:

@@ -123,27 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return _dispatch(parser, args)
-    except BaseExceptionGroup as group:
-        # What escapes from the games (a Ctrl-C landing inside a game, a database that
-        # cannot be written) arrives wrapped in trio's exception groups.
-        database_errors, rest = group.split(sqlite3.Error)
-        _, rest = rest.split(KeyboardInterrupt) if rest else (None, None)
-        if rest is not None:
-            raise
-        if database_errors is not None:
-            first = _leaves(database_errors)[0]
-            print(f"ladder: database error: {first}; every game committed before it is "
-                  "stored", file=sys.stderr)
-            return 1
-        _say_interrupted()
-        return EXIT_INTERRUPTED
-
-
-def _leaves(group: BaseExceptionGroup) -> list[BaseException]:
-    out: list[BaseException] = []
-    for e in group.exceptions:
-        out += _leaves(e) if isinstance(e, BaseExceptionGroup) else [e]
-    return out
+    except sqlite3.Error as e:  # storing a finished game failed: the run stopped at once
+        print(f"ladder: database error: {e}; every game committed before it is stored",
+              file=sys.stderr)
+        return 1
 
 
 def _say_interrupted() -> None:

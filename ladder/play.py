@@ -4,7 +4,9 @@ Resuming is not a mode: every run opens the database, plans the whole ladder, an
 what is missing, so a first run, a run after Ctrl-C and a run after kill -9 are the same
 code. A game cut off by a stop is simply not stored and is played again, from its seed,
 next time. Games are handed to the workers in schedule order; they finish in any order,
-and each is committed from the trio thread the moment it finishes.
+and each is committed the moment it finishes by one writer, in a thread of its own, so
+that no fsync ever holds up the games (the game loop and gRPC wake-ups run on trio's
+thread).
 
 Stopping: Ctrl-C and SIGTERM both cancel the workers, which stop every bot process; what
 was committed stays, and the run is marked 'interrupted'.
@@ -13,9 +15,8 @@ was committed stays, and the run is marked 'interrupted'.
 from __future__ import annotations
 
 import contextlib
-import signal
+import math
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -25,7 +26,7 @@ import trio
 
 from arena.gamelog import GameLog
 from arena.plan import PlannedGame, game_spec
-from arena.runner import run_games
+from arena.runner import run_games, run_until_signal
 from arena.spec import GameSpec
 from ladder.config import LadderConfig
 from ladder.schedule import plan_ladder
@@ -96,33 +97,27 @@ def run_ladder(
         )
         by_id = {g.game_id: g for g in todo}
 
-        failure: list[BaseException] = []
-        cancel: list[trio.CancelScope] = []
+        def store_game(spec: GameSpec, log: GameLog) -> GameRow | None:
+            """In the writer thread: the commit (with its fsync), and a snapshot of the
+            standings every so often, never on trio's thread."""
+            row = store.record_game(by_id[spec.game_id], log, bot_ids, run)
+            if row is not None:
+                rows.append(row)
+                if (summary.played + 1) % every == 0:
+                    with contextlib.suppress(sqlite3.Error):  # the next commit will tell
+                        _snapshot(store, run, rows)
+            return row
 
-        def on_done(spec: GameSpec, log: GameLog) -> None:
-            if failure:
-                return
-            try:
-                row = store.record_game(by_id[spec.game_id], log, bot_ids, run)
-            except Exception as e:
-                # Storing failed (a full disk, a broken file): stop every game now rather
-                # than play on without storing; the error is raised once the bots are
-                # stopped, as itself rather than inside trio's exception groups.
-                failure.append(e)
-                cancel[0].cancel()
-                return
+        def stored(row: GameRow | None, log: GameLog) -> None:
+            """Back in trio's thread, once the game is safely stored."""
             if row is None:  # pragma: no cover - the plan never holds a stored game
                 return
-            rows.append(row)
             summary.played += 1
             summary.faults += row.faults
             if observer is not None:
                 observer.game_done(row)
             if on_game is not None:
                 on_game(row, log)
-            if summary.played % every == 0:
-                with contextlib.suppress(sqlite3.Error):  # the next game's commit will tell
-                    _snapshot(store, run, rows)
 
         def specs() -> Iterator[GameSpec]:
             for game in todo:
@@ -133,9 +128,7 @@ def run_ladder(
                              rows=rows, bots=[labels[n] for n in cfg.bot_names])
         try:
             if todo:
-                summary.stopped_by = trio.run(_play, cfg, specs, concurrency, on_done, cancel)
-            if failure:
-                raise failure[0]
+                summary.stopped_by = trio.run(_play, cfg, specs, concurrency, store_game, stored)
             summary.status = "interrupted" if summary.stopped_by else "complete"
         finally:
             summary.elapsed = time.monotonic() - started
@@ -153,34 +146,49 @@ def _spec(cfg: LadderConfig, game: PlannedGame, manifests) -> GameSpec:
 
 
 async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], concurrency: int,
-                on_done: Callable[[GameSpec, GameLog], None],
-                cancel: list[trio.CancelScope]) -> str | None:
-    """Runs the games; returns the name of the signal that stopped them, or None. Puts
-    the scope that stops everything in `cancel`."""
-    stopped: list[str] = []
+                store_game: Callable[[GameSpec, GameLog], GameRow | None],
+                stored: Callable[[GameRow | None, GameLog], None]) -> str | None:
+    """Plays the games, storing each as it finishes; returns the name of the signal that
+    stopped them, or None. Raises what storing raised (a full disk, a broken file), once
+    every game is stopped: playing on without storing would waste the night.
+
+    Finished games go through a channel to one writer task, which commits each in a
+    worker thread; the writer outlives a stop, so every game that finished is stored."""
+    send, receive = trio.open_memory_channel[tuple[GameSpec, GameLog]](math.inf)
+    failure: list[BaseException] = []
+    games = trio.CancelScope()
+
+    async def writer() -> None:
+        async with receive:
+            async for spec, log in receive:
+                if failure:
+                    continue  # drain: nothing more is stored after a failure
+                try:
+                    row = await trio.to_thread.run_sync(store_game, spec, log)
+                except Exception as e:
+                    failure.append(e)
+                    games.cancel()
+                    continue
+                stored(row, log)
+
+    async def play() -> None:
+        async with send:
+            with games:
+                await run_games(
+                    specs(), rules=cfg.rules, concurrency=concurrency, log_dir=cfg.logs,
+                    on_done=lambda spec, log: send.send_nowait((spec, log)),
+                    transport=cfg.transport, sandbox=cfg.sandbox, caps=cfg.caps,
+                    fresh_processes=cfg.fresh_processes,
+                )
+
+    stopped_by: str | None = None
     async with trio.open_nursery() as nursery:
-        cancel.append(nursery.cancel_scope)
+        nursery.start_soon(writer)
 
-        async def watch_signals() -> None:
-            if threading.current_thread() is not threading.main_thread():
-                return  # signals reach only the main thread; whoever runs us handles them
-            # Ctrl-C too: trio would otherwise raise KeyboardInterrupt wherever the main
-            # thread happens to be, even inside gRPC; a cancellation stops every game at
-            # its next checkpoint and lets the pool stop the bots in order.
-            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                async for signum in signals:
-                    stopped.append(signal.Signals(signum).name)
-                    nursery.cancel_scope.cancel()
-                    return
-
-        nursery.start_soon(watch_signals)
-        await run_games(
-            specs(), rules=cfg.rules, concurrency=concurrency, log_dir=cfg.logs,
-            on_done=on_done, transport=cfg.transport, sandbox=cfg.sandbox, caps=cfg.caps,
-            fresh_processes=cfg.fresh_processes,
-        )
-        nursery.cancel_scope.cancel()
-    return stopped[0] if stopped else None
+        stopped_by = await run_until_signal(play)
+    if failure:
+        raise failure[0]
+    return stopped_by
 
 
 def _snapshot(store: Store, run: int, rows: Sequence[GameRow]) -> None:

@@ -234,7 +234,7 @@ def version_label(name: str, version: int) -> str:
 
 
 class Store:
-    """One open ladder database. Use as a context manager; not shared between threads."""
+    """One open ladder database. Use as a context manager; used by one thread at a time."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path, lock_fd: int | None) -> None:
         self.conn = conn
@@ -611,7 +611,9 @@ def is_database(path: Path) -> bool:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+    # One thread at a time, but not always the same one: `ladder run` hands its store to a
+    # writer thread while games are played, so that commits never block the game loop.
+    conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")

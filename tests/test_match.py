@@ -245,8 +245,9 @@ def test_timeouts_spend_the_bank_then_the_arena_stops_asking(tmp_path):
 def test_a_worker_with_few_process_slots_rotates_them_without_harming_a_game(tmp_path):
     from dataclasses import replace
 
+    from arena.game_loop import play_game
+    from arena.process_cache import Worker
     from arena.processes import open_bot_pool
-    from arena.runner import Worker, play_game
     from arena.spec import GameSpec
 
     base = load_manifest("random")
@@ -304,3 +305,54 @@ def test_an_unsealed_match_says_so_under_its_table(tmp_path):
     records = sorted((tmp_path / "games").glob("*.pb"))
     log = arena_records.read(records[0])
     assert not log.sandboxed and not any(s.sandboxed for s in log.seats)
+
+
+def test_sigterm_stops_a_match_keeping_whole_records(tmp_path):
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "match", "random", "random", "--games", "200",
+         "--out", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    games = tmp_path / "games"
+    deadline = time.monotonic() + 60
+    while len(list(games.glob("*.pb"))) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert "interrupted (SIGTERM)" in err and "Traceback" not in err
+    kept = sorted(games.glob("*.pb"))
+    assert 2 <= len(kept) < 200
+    for path in kept:  # none half written
+        assert arena_records.read(path).end is not None
+
+
+def test_a_grpc_deadline_before_trios_spends_the_bank_too():
+    """gRPC is given trio's deadline and may report DEADLINE_EXCEEDED a moment before
+    trio's own deadline fires; the timeout must cost the bank all the same."""
+    from arena.core.game import GameState
+    from arena.core.view import seat_view
+    from arena.faults import BotFault
+    from arena.game_loop import GameRun, _Seat
+    from arena.spec import GameSpec
+
+    class DeadlineFirst:
+        async def decide(self, *args):
+            raise BotFault(FaultKind.TIMEOUT, "Deadline Exceeded")
+
+    class Instance:
+        client = DeadlineFirst()
+
+    bot = load_manifest("random")
+    spec = GameSpec("g", preset("standard"), 1, 0, (bot,) * 4,
+                    time_control=TimeControl(per_decision=0.5, bank=2.0))
+    run = GameRun(worker=None, spec=spec)
+    seat = _Seat(1, bot, instance=Instance(), bank=2.0)
+    view = seat_view(GameState(spec.rules, 1, 0), 1)
+    with pytest.raises(BotFault):
+        trio.run(run._ask, seat, view, [])
+    assert seat.bank == pytest.approx(1.5)

@@ -1,0 +1,159 @@
+"""The bot processes a worker keeps between games, by bot, process family and seat index.
+
+A Worker holds bot processes across the games it plays (one process per seat, started on
+first use, restarted after a fault), so a match or ladder with C workers runs C games at
+once, and a process's start (a second or so for a Python bot) is paid once, not per game.
+
+Processes kept between games must not carry what they learnt of one game into another
+that shares its deal: the twin game of a duplicate pair deals the same cards with the
+teams swapped, so a process that played one half would know every hidden card of the
+other. Each game therefore names a process *family* (GameSpec.family: 0 for first
+halves, 1 for second halves) and a bot's processes in one family never play a game of
+the other; as every sealed process is cut off from every other (arena.sandbox), no
+process ever sees a deal from both sides. `fresh_processes` (arena.runner) goes further:
+new processes for every game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+from arena import __version__
+from arena.core.rules import RuleSet
+from arena.faults import BotFault, FaultKind
+from arena.manifest import BotManifest
+from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec
+from arena.sandbox import DEFAULT_CAPS, Limits
+from arena.wire.transport import BotClient, BotIdentity
+
+HELLO_TIMEOUT = 5.0
+
+
+@dataclass
+class BotInstance:
+    """One running bot (a process we started, or a remote address) and its connection."""
+
+    manifest: BotManifest
+    client: BotClient
+    identity: BotIdentity
+    process: BotProcess | None
+    needs_restart: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return not self.needs_restart and (self.process is None or self.process.running)
+
+
+_Key = tuple[str, str, int, int]
+
+
+def _key(manifest: BotManifest, family: int, index: int) -> _Key:
+    return (manifest.name, manifest.digest, family, index)
+
+
+class Worker:
+    """Plays games one after another with processes it keeps between them."""
+
+    def __init__(
+        self,
+        pool: BotPool,
+        rules: RuleSet,
+        log_dir: Path,
+        name: str = "w0",
+        transport: str = "unix",
+        startup_timeout: float = 10.0,
+        max_processes: int = 16,
+        sandbox: bool = True,
+        caps: Limits = DEFAULT_CAPS,
+    ) -> None:
+        self.pool = pool
+        self.sandbox = sandbox
+        self.caps = caps
+        self.rules = rules
+        self.log_dir = log_dir
+        self.name = name
+        self.transport = transport
+        self.startup_timeout = startup_timeout
+        self.max_processes = max_processes
+        self._instances: dict[_Key, BotInstance] = {}
+
+    async def instance(self, manifest: BotManifest, index: int, family: int = 0) -> BotInstance:
+        """The index-th process of this bot in this worker's `family`, started or
+        restarted if needed; raises BotFault(START_FAILED or REFUSED_RULES)."""
+        key = _key(manifest, family, index)
+        inst = self._instances.pop(key, None)
+        if inst is not None and inst.alive:
+            self._instances[key] = inst  # to the back: the most recently used
+            return inst
+        if inst is not None:
+            self._instances[key] = inst
+            await self._retire(key)
+        inst = await self._start(manifest, index, family)
+        self._instances[key] = inst
+        return inst
+
+    async def make_room(self, wanted: Sequence[tuple[BotManifest, int]], family: int = 0) -> None:
+        """Stops the least recently used processes that the next game does not need, so
+        that it never holds more than max_processes (many bots, few workers)."""
+        keep = {_key(m, family, i) for m, i in wanted}
+        missing = len(keep - self._instances.keys())
+        for key in [k for k in self._instances if k not in keep]:
+            if len(self._instances) + missing <= self.max_processes:
+                break
+            await self._retire(key)
+
+    async def _start(self, manifest: BotManifest, index: int, family: int) -> BotInstance:
+        process = None
+        if manifest.command is None:
+            address = manifest.address
+            assert address is not None
+        else:
+            sandbox = manifest.sandbox(self.caps) if self.sandbox else None
+            spec = LaunchSpec(manifest.name, manifest.command, manifest.cwd, manifest.env, sandbox)
+            log_path = self.log_dir / f"{manifest.name}-{self.name}-{family}{index}.log"
+            try:
+                process = await self.pool.start(
+                    spec,
+                    log_path=log_path,
+                    transport=self.transport,  # type: ignore[arg-type]
+                    startup_timeout=self.startup_timeout,
+                )
+            except BotStartError as e:
+                raise BotFault(FaultKind.START_FAILED, str(e)) from None
+            address = process.address
+        client = BotClient(address)
+        try:
+            with trio.fail_after(HELLO_TIMEOUT):
+                identity = await client.hello(self.rules, __version__)
+        except (BotFault, trio.TooSlowError) as e:
+            client.close()
+            if process is not None:
+                await process.stop()
+            detail = e.detail if isinstance(e, BotFault) else f"no answer in {HELLO_TIMEOUT:.0f} s"
+            raise BotFault(FaultKind.START_FAILED, f"handshake failed: {detail}") from None
+        if identity.refusal is not None:
+            client.close()
+            if process is not None:
+                await process.stop()
+            raise BotFault(FaultKind.REFUSED_RULES, identity.refusal)
+        return BotInstance(manifest, client, identity, process)
+
+    async def _retire(self, key: _Key) -> None:
+        inst = self._instances.pop(key)
+        inst.client.close()
+        if inst.process is not None:
+            await inst.process.stop()
+
+    async def close(self) -> list[tuple[str, int | None]]:
+        """Stops every process; returns (bot name, exit code) for each (None: remote)."""
+        codes = []
+        with trio.CancelScope(shield=True):
+            for key in list(self._instances):
+                proc = self._instances[key].process
+                await self._retire(key)
+                codes.append((key[0], None if proc is None else proc.returncode))
+        return codes
