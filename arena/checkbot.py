@@ -13,8 +13,10 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal, TypeAlias
 
 import trio
 from rich.console import Console
@@ -96,13 +98,16 @@ def go_alone(view: SeatView, rng: random.Random) -> Action:
     return _random(view, rng)
 
 
+HousePolicy: TypeAlias = Callable[[SeatView, random.Random], Action]
+
+
 @dataclass
 class Scenario:
     name: str
     rules: RuleSet
     seed: int
     first_dealer: int
-    seats: tuple[object, ...]
+    seats: tuple[Literal["BOT"] | HousePolicy, ...]
     """'BOT' or a house policy, by seat."""
 
 
@@ -116,7 +121,7 @@ def _joker_seed(rules: RuleSet, start: int, dealer: int) -> int | None:
 
 
 def scenarios(rules: RuleSet, games: int, base_seed: int) -> list[Scenario]:
-    bot = "BOT"
+    bot: Literal["BOT"] = "BOT"
     out = [
         Scenario(f"self-play {i + 1}", rules, derive_seed(base_seed, i), i % 4, (bot,) * 4)
         for i in range(games)
@@ -205,7 +210,7 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                 played: list[str] = []
                 for i, sc in enumerate(scenarios(rules, games, 7)):
                     seats = tuple(
-                        bot if s == "BOT" else HouseSeat(f"house-{s.__name__}", s)  # type: ignore[union-attr]
+                        bot if s == "BOT" else HouseSeat(f"house-{s.__name__}", s)
                         for s in sc.seats
                     )
                     spec = GameSpec(

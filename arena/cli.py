@@ -12,6 +12,7 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arena import __version__
 from arena.cli_args import (
@@ -26,7 +27,10 @@ from arena.core.errors import RuleSetError
 from arena.core.rules import PRESETS, preset
 from arena.errors import ConfigError
 from arena.manifest import load_manifest, sample_bot_names
-from arena.spec import FaultPolicy, TimeControl, default_concurrency
+from arena.spec import FaultPolicy, GameSpec, TimeControl, default_concurrency
+
+if TYPE_CHECKING:  # imported where used, as the command needs it
+    from arena.gamelog import GameLog
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -154,10 +158,10 @@ def cmd_match(args: argparse.Namespace) -> int:
         sandbox=check_sandbox_args(args), fresh_processes=args.fresh_processes,
     )
     bot_b = cfg.bot_b  # renamed when it is bot_a again
-    logs = []
+    logs: list[GameLog] = []
     progress = GameProgress(args.games, title=f"{bot_a.name} vs {bot_b.name}")
 
-    def on_done(spec, log) -> None:
+    def on_done(spec: GameSpec, log: GameLog) -> None:
         records.write(games_dir / f"{log.game_id}.pb", log)
         logs.append(log)
         progress.game_done(log)

@@ -16,9 +16,9 @@ import trio
 
 from arena.core.actions import Action
 from arena.core.errors import IllegalActionError
-from arena.core.events import EventFeed
+from arena.core.events import Event, EventFeed
 from arena.core.game import GameState
-from arena.core.view import seat_view
+from arena.core.view import SeatView, seat_view
 from arena.faults import BotFault, Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
 from arena.manifest import BotManifest
@@ -183,14 +183,18 @@ class GameRun:
             action = self.rng.choice(view.legal_actions)
         think_us = round(think * 1e6)
         try:
-            self.recorder.apply(self.feed.apply, action, st.seat, think_us, substituted)
+            happened = game.apply(action, st.seat)
         except IllegalActionError as e:
             self._fault(st, BotFault(FaultKind.ILLEGAL_ACTION, f"{e.action}: {e.reason}"))
             action = self.rng.choice(view.legal_actions)
-            self.recorder.apply(self.feed.apply, action, st.seat, think_us, True)
+            happened = game.apply(action, st.seat)
+            substituted = True
+        # The one stream of the game: recorded whole, and told to each seat as it may see.
+        self.recorder.record(happened, think_us, substituted)
+        self.feed.tell(happened)
         st.decisions += 1
 
-    async def _ask(self, st: _Seat, view, events) -> tuple[Action, float]:
+    async def _ask(self, st: _Seat, view: SeatView, events: list[Event]) -> tuple[Action, float]:
         """The bot's action and the call's round trip; the bank is charged the round trip
         less the latency allowance."""
         tc = self.spec.time_control

@@ -5,13 +5,21 @@ message of proto/euchre/v1/record.proto and back.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
 from arena.core.actions import Action
 from arena.core.cards import Card
-from arena.core.game import GameState
+from arena.core.game import (
+    ActionTaken,
+    GameEnded,
+    GameEvent,
+    GameState,
+    HandDealt,
+    HandEnded,
+    TrickCompleted,
+)
 from arena.core.hand import HandResult
 from arena.core.rules import RuleSet
 from arena.faults import Fault
@@ -90,49 +98,53 @@ class GameLog:
 
 
 class Recorder:
-    """Keeps a GameLog in step with the GameState it records, action by action, so that
-    the runner and anything else that plays games write records the same way."""
+    """Keeps a GameLog in step with the game it records, from the game's own events (what
+    GameState.apply() returns, full information), so that the runner and anything else
+    that plays games write records the same way."""
 
     def __init__(self, game: GameState, log: GameLog) -> None:
         self.game = game
         self.log = log
-        self._new_hand()
+        self._scores = (game.scores[0], game.scores[1])
+        self.record((game.dealt,))
 
-    def _new_hand(self) -> None:
-        game = self.game
-        hand = game.hand
-        self.log.hands.append(
-            HandLog(game.hand_number, hand.dealer, tuple(tuple(h) for h in hand.hands), hand.kitty)
-        )
+    def record(
+        self, events: Iterable[GameEvent], think_us: int = 0, substituted: bool = False
+    ) -> None:
+        """Records the events of one action (think_us and substituted are that action's),
+        or the opening deal."""
+        log = self.log
+        for e in events:
+            if isinstance(e, ActionTaken):
+                assert e.action is not None, "the record is made from the game's own events"
+                log.hands[-1].actions.append(LoggedAction(e.seat, e.action, think_us, substituted))
+            elif isinstance(e, TrickCompleted):
+                log.hands[-1].trick_winners.append(e.trick.winner)
+            elif isinstance(e, HandEnded):
+                log.hands[-1].result = e.result
+                log.hands[-1].scores_after = self._scores = e.scores
+            elif isinstance(e, HandDealt):
+                log.hands.append(HandLog(e.hand_number, e.dealer, e.hands, e.kitty))
+            elif isinstance(e, GameEnded):
+                self._scores = e.scores
 
     def apply(
         self,
-        apply: Callable[[Action, int], HandResult | None],
+        apply: Callable[[Action, int], Iterable[GameEvent]],
         action: Action,
         seat: int,
         think_us: int = 0,
         substituted: bool = False,
-    ) -> HandResult | None:
-        """Applies the action with `apply` (the game's, or an event feed's) and records it;
-        an illegal action raises before anything is recorded."""
-        game = self.game
-        hand = game.hand
-        hand_log = self.log.hands[-1]
-        tricks_before = len(hand.tricks)
-        result = apply(action, seat)
-        hand_log.actions.append(LoggedAction(seat, action, think_us, substituted))
-        if len(hand.tricks) > tricks_before:
-            hand_log.trick_winners.append(hand.tricks[-1].winner)
-        if result is not None:
-            hand_log.result = result
-            hand_log.scores_after = (game.scores[0], game.scores[1])
-            if not game.over:
-                self._new_hand()
-        return result
+    ) -> tuple[GameEvent, ...]:
+        """Applies the action with `apply` (the game's, or an event feed's) and records
+        the events it returns; an illegal action raises before anything is recorded."""
+        events = tuple(apply(action, seat))
+        self.record(events, think_us, substituted)
+        return events
 
     def finish(self, end: GameEnd, winning_team: int | None) -> GameLog:
         log = self.log
         log.end = end
         log.winning_team = winning_team
-        log.final_scores = (self.game.scores[0], self.game.scores[1])
+        log.final_scores = self._scores
         return log

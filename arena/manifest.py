@@ -27,6 +27,7 @@ import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from arena.errors import ConfigError
 from arena.sandbox import Limits, Sandbox
@@ -110,7 +111,7 @@ def load_manifest(ref: str, base: Path | None = None) -> BotManifest:
     return manifest_from_dict(data, path, raw)
 
 
-def manifest_from_dict(data: dict, path: Path, raw: bytes = b"") -> BotManifest:
+def manifest_from_dict(data: dict[str, Any], path: Path, raw: bytes = b"") -> BotManifest:
     where = str(path)
     unknown = sorted(set(data) - _KEYS)
     if unknown:

@@ -16,7 +16,7 @@ from arena.core.rules import RuleSet
 from arena.deals import key_from_seed, new_key
 from arena.manifest import BotManifest
 from arena.plan import game_spec, plan_game
-from arena.spec import FaultPolicy, GameSpec, TimeControl
+from arena.spec import FaultPolicy, GameSpec, TimeControl, Transport
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class MatchConfig:
     time_control: TimeControl
     fault_policy: FaultPolicy
     out_dir: Path
-    transport: str = "unix"
+    transport: Transport = "unix"
     sandbox: bool = True
     fresh_processes: bool = False
 

@@ -56,7 +56,9 @@ class PlannedGame:
     @property
     def seats(self) -> tuple[str, str, str, str]:
         a, b = self.bot_a, self.bot_b
-        return tuple(a if seat % 2 == self.a_team else b for seat in range(4))  # type: ignore[return-value]
+        even = a if self.a_team == 0 else b
+        odd = a if self.a_team == 1 else b
+        return (even, odd, even, odd)
 
 
 def game_id(bot_a: str, bot_b: str, number: int) -> str:

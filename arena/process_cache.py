@@ -28,6 +28,7 @@ from arena.faults import BotFault, FaultKind
 from arena.manifest import BotManifest
 from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec
 from arena.sandbox import DEFAULT_CAPS, Limits
+from arena.spec import Transport
 from arena.wire.transport import BotClient, BotIdentity
 
 HELLO_TIMEOUT = 5.0
@@ -64,7 +65,7 @@ class Worker:
         rules: RuleSet,
         log_dir: Path,
         name: str = "w0",
-        transport: str = "unix",
+        transport: Transport = "unix",
         startup_timeout: float = 10.0,
         max_processes: int = 16,
         sandbox: bool = True,
@@ -119,7 +120,7 @@ class Worker:
                 process = await self.pool.start(
                     spec,
                     log_path=log_path,
-                    transport=self.transport,  # type: ignore[arg-type]
+                    transport=self.transport,
                     startup_timeout=self.startup_timeout,
                 )
             except BotStartError as e:

@@ -81,12 +81,11 @@ import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal
 
 import trio
 
@@ -103,6 +102,7 @@ from arena.sandbox import (
     sealed_env,
     visible_inside,
 )
+from arena.spec import Transport
 
 __all__ = [
     "BotPool",
@@ -115,8 +115,6 @@ __all__ = [
     "require_sandbox",
     "sandbox_problem",
 ]
-
-Transport = Literal["unix", "tcp"]
 
 
 # After the bot exits and its group is SIGKILLed, the group is gone and the pipe reaches
@@ -160,7 +158,7 @@ os.killpg(0, signal.SIGKILL)
 _SETPRIV = shutil.which("setpriv") if sys.platform.startswith("linux") else None
 
 
-def _with_pdeathsig(argv: tuple[str, ...]) -> list[str]:
+def _with_pdeathsig(argv: Sequence[str]) -> list[str]:
     """Tie the bot's life to the arena's: the kernel SIGKILLs it when the arena dies.
 
     PDEATHSIG fires when the *thread* that started the child exits, which is why the arena
@@ -674,6 +672,7 @@ class BotProcess:
     async def _accepts_connection(self) -> bool:
         if self.sandboxed and self._socket_path is None:
             return False
+        target: str | tuple[str, int]
         if self._socket_path is not None:
             if not self._socket_path.exists():
                 return False
@@ -728,7 +727,8 @@ def _bot_status(code: int, sandboxed: bool) -> int:
 def _free_tcp_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]  # typeshed: getsockname() -> Any (family-dependent)
+        return port
 
 
 def _plain_start_error(spec: LaunchSpec, problem: str) -> BotStartError:

@@ -32,7 +32,8 @@ class RecordError(ConfigError):
 
 
 def encode(log: GameLog) -> bytes:
-    return gamelog_to_pb(log).SerializeToString()
+    data: bytes = gamelog_to_pb(log).SerializeToString()  # protobuf's Message is untyped
+    return data
 
 
 def decode(data: bytes, where: str = "record") -> GameLog:
@@ -45,7 +46,8 @@ def decode(data: bytes, where: str = "record") -> GameLog:
 
 
 def to_json(log: GameLog) -> str:
-    return json_format.MessageToJson(gamelog_to_pb(log), indent=2)
+    text: str = json_format.MessageToJson(gamelog_to_pb(log), indent=2)  # untyped: protobuf
+    return text
 
 
 def from_json(text: str | bytes, where: str = "record") -> GameLog:

@@ -2,18 +2,20 @@
 
 A record is trusted only as far as the engine agrees with it: the deals must be those of
 its seed, every action must be legal when it was taken, and every trick winner, hand
-result and score must be what the engine computes. The viewers replay through here too,
-so what they show from a seat is what seat_view() says that seat could see.
+result and score must be what the engine computes, as the events of GameState.apply()
+say (the same stream a record is made from). The viewers replay through here too, so what
+they show from a seat is what seat_view() says that seat could see.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from arena.core.cards import card_name
+from arena.core.cards import Card, card_name
 from arena.core.errors import IllegalActionError, RulesCoreError
-from arena.core.game import GameState
+from arena.core.game import GameState, HandDealt, HandEnded, TrickCompleted
+from arena.core.hand import HandResult
 from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction
 
 
@@ -36,7 +38,7 @@ class Point:
     logged: LoggedAction
 
 
-def _cards(cards) -> str:
+def _cards(cards: Iterable[Card]) -> str:
     return " ".join(card_name(c) for c in cards)
 
 
@@ -47,59 +49,65 @@ def replay(log: GameLog) -> Iterator[Point]:
         game = GameState(log.rules, log.seed, log.first_dealer)
     except (ValueError, RulesCoreError) as e:
         raise Divergence("game", f"cannot start from the record: {e}") from None
+    dealt: HandDealt | None = game.dealt
     for h_index, hl in enumerate(log.hands):
         where = f"hand {h_index}"
-        if game.over:
+        if dealt is None:
             raise Divergence(where, "the game was already over")
-        if hl.hand_number != game.hand_number:
+        if hl.hand_number != dealt.hand_number:
             raise Divergence(where, f"recorded as hand {hl.hand_number}")
-        hand = game.hand
-        if hl.dealer != hand.dealer:
-            raise Divergence(where, f"dealer {hl.dealer} recorded, the rotation gives {hand.dealer}")
+        if hl.dealer != dealt.dealer:
+            raise Divergence(where, f"dealer {hl.dealer} recorded, the rotation gives {dealt.dealer}")
         for seat in range(4):
-            if tuple(hl.dealt[seat]) != tuple(hand.hands[seat]):
+            if tuple(hl.dealt[seat]) != dealt.hands[seat]:
                 raise Divergence(
                     where,
                     f"seat {seat} recorded as dealt [{_cards(hl.dealt[seat])}], the seed deals "
-                    f"[{_cards(hand.hands[seat])}]",
+                    f"[{_cards(dealt.hands[seat])}]",
                 )
-        if tuple(hl.kitty) != hand.kitty:
-            raise Divergence(where, f"kitty [{_cards(hl.kitty)}], the seed gives [{_cards(hand.kitty)}]")
-        tricks = hand.tricks
+        if tuple(hl.kitty) != dealt.kitty:
+            raise Divergence(where, f"kitty [{_cards(hl.kitty)}], the seed gives [{_cards(dealt.kitty)}]")
+        dealt = None
+        winners: list[int] = []
+        ended: HandEnded | None = None
         for i, la in enumerate(hl.actions):
             at = f"{where}, action {i} (seat {la.seat} {la.action})"
-            if game.over or game.hand is not hand:
+            if ended is not None:
                 raise Divergence(at, "the hand was already over")
             yield Point(game, hl, i, la)
             try:
-                game.apply(la.action, la.seat)
+                events = game.apply(la.action, la.seat)
             except IllegalActionError as e:
                 raise Divergence(at, f"illegal: {e.reason}") from None
-        winners = [t.winner for t in tricks]
+            for event in events:
+                if isinstance(event, TrickCompleted):
+                    winners.append(event.trick.winner)
+                elif isinstance(event, HandEnded):
+                    ended = event
+                elif isinstance(event, HandDealt):
+                    dealt = event
         if winners != list(hl.trick_winners):
             recorded = list(hl.trick_winners)
             raise Divergence(where, f"trick winners {recorded} recorded, the rules give {winners}")
-        result = hand.result
         if hl.result is None:
-            if result is not None:
+            if ended is not None:
                 raise Divergence(where, "the hand was finished but no result is recorded")
             if h_index != len(log.hands) - 1 or log.end is not GameEnd.FORFEIT:
                 raise Divergence(where, "the hand is unfinished but the game goes on or was not forfeited")
             continue
-        if result is None:
+        if ended is None:
             raise Divergence(where, "a result is recorded but the hand is not finished")
-        if result != hl.result:
+        if ended.result != hl.result:
             raise Divergence(
                 where,
-                f"result {_result_text(hl.result)} recorded, the rules give {_result_text(result)}",
+                f"result {_result_text(hl.result)} recorded, the rules give {_result_text(ended.result)}",
             )
-        scores = tuple(game.scores)
-        if scores != tuple(hl.scores_after):
-            raise Divergence(where, f"score {hl.scores_after} recorded, the rules give {scores}")
+        if ended.scores != tuple(hl.scores_after):
+            raise Divergence(where, f"score {hl.scores_after} recorded, the rules give {ended.scores}")
     _check_end(log, game)
 
 
-def _result_text(r) -> str:
+def _result_text(r: HandResult) -> str:
     return f"{r.score.outcome.value} {r.score.points} to team {r.score.team} (tricks {r.tricks_won})"
 
 

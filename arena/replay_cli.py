@@ -8,7 +8,7 @@ rules engine, so what `--seat N` shows is exactly what seat_view() let that seat
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from rich.console import Console
@@ -16,12 +16,12 @@ from rich.table import Table
 from rich.text import Text
 
 from arena import records
-from arena.core.actions import ActionKind
-from arena.core.cards import JOKER, SUITS, card_label
+from arena.core.actions import Action, ActionKind
+from arena.core.cards import JOKER, SUITS, Card, card_label
 from arena.core.view import seat_view
 from arena.errors import ConfigError
 from arena.gamelog import GameLog
-from arena.replay import Divergence, replay, verify
+from arena.replay import Divergence, Point, replay, verify
 from ladder.store import is_database
 
 # --- reading -----------------------------------------------------------------------
@@ -78,7 +78,7 @@ def card_text(card: int) -> Text:
     return Text(label, style="bold red" if red else "bold")
 
 
-def cards_text(cards) -> Text:
+def cards_text(cards: Iterable[Card]) -> Text:
     t = Text()
     for i, c in enumerate(sorted(cards)):
         if i:
@@ -87,12 +87,13 @@ def cards_text(cards) -> Text:
     return t
 
 
-def _action_text(seat_names: list[str], seat: int, action, hidden: bool) -> Text:
+def _action_text(seat_names: list[str], seat: int, action: Action, hidden: bool) -> Text:
     who = Text(f"{seat_names[seat]}: ")
     k = action.kind
     if k is ActionKind.DISCARD:
         if hidden:
             return who + Text("discards a card face down", style="dim")
+        assert action.card is not None  # every discard has its card (Action refuses one without)
         return who + Text("discards ") + card_text(action.card)
     if k is ActionKind.PASS:
         return who + Text("pass", style="dim")
@@ -152,7 +153,7 @@ class _HandPrinter:
     """Prints one hand as the replay goes through it. Tricks are printed from the engine's
     own finished tricks (with their winners) as they appear, never worked out here."""
 
-    def __init__(self, console: Console, point, names: list[str], seat: int | None) -> None:
+    def __init__(self, console: Console, point: Point, names: list[str], seat: int | None) -> None:
         self.console, self.names, self.seat = console, names, seat
         self.hand_log = point.hand_log
         game = point.game
@@ -186,13 +187,14 @@ class _HandPrinter:
         """What the engine decided since the last action: trump made, tricks finished."""
         h = self.hand
         if h.trump is not None and not self.trump_shown:
+            assert h.maker is not None  # trump and its maker are made together
             self.trump_shown = True
             suit = SUITS[h.trump]
             self.console.print(f"  [bold]trump {suit.symbol} {suit.name.lower()}[/bold], made by "
                                f"{self.names[h.maker]} (team {h.makers_team})")
         self._flush_tricks()
 
-    def action(self, point) -> None:
+    def action(self, point: Point) -> None:
         self._flush()
         game, la, seat, names = point.game, point.logged, self.seat, self.names
         kind = la.action.kind

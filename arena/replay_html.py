@@ -20,6 +20,7 @@ import functools
 import html
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -29,7 +30,7 @@ from arena.core.cards import JOKER, RANK_NAMES, SUITS, Card, card_label, card_na
 from arena.core.game import GameState
 from arena.core.hand import HandState, Phase
 from arena.core.view import SeatView, hand_view, seat_view
-from arena.gamelog import GameEnd, GameLog, HandLog
+from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction
 from arena.replay import Divergence, replay
 
 PERSPECTIVES = ("all", 0, 1, 2, 3)
@@ -90,7 +91,7 @@ def _result_text(hand: HandState) -> str | None:
 # --- states of one step -----------------------------------------------------------------
 
 
-def _trick_json(leader: int, plays, winner: int | None) -> list:
+def _trick_json(leader: int, plays: Iterable[tuple[int, Card]], winner: int | None) -> list[Any]:
     flat: list[int] = []
     for seat, card in plays:
         flat += [seat, card]
@@ -312,7 +313,7 @@ def build_data(log: GameLog) -> dict[str, Any]:
     }
 
 
-def _logged_text(la) -> str:
+def _logged_text(la: LoggedAction) -> str:
     sub = " (substituted by the arena)" if la.substituted else ""
     return f"Seat {la.seat} {action_text(la.action)}{sub}"
 
@@ -367,6 +368,7 @@ def _assets() -> tuple[str, str, str]:
     %CSS%, %JS% and %DATA% slots that render_html fills.
     """
     folder = resources.files("arena") / "replay_assets"
-    return tuple(  # type: ignore[return-value]
+    page, css, js = (
         (folder / name).read_text(encoding="utf-8") for name in ("viewer.html", "viewer.css", "viewer.js")
     )
+    return page, css, js

@@ -10,28 +10,29 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
 import trio
 
 from arena.core.rules import RuleSet
 from arena.game_loop import play_game
+from arena.gamelog import GameLog
 from arena.process_cache import Worker
 from arena.sandbox import DEFAULT_CAPS, Limits
-from arena.spec import GameSpec
+from arena.spec import GameSpec, Transport
 
 __all__ = ["play_game", "run_games", "run_until_signal"]
 
 
 async def run_games(
-    specs: Sequence[GameSpec] | object,
+    specs: Iterable[GameSpec],
     *,
     rules: RuleSet,
     concurrency: int,
     log_dir: Path,
-    on_done,
-    transport: str = "unix",
+    on_done: Callable[[GameSpec, GameLog], object],
+    transport: Transport = "unix",
     startup_timeout: float = 10.0,
     sandbox: bool = True,
     caps: Limits = DEFAULT_CAPS,
@@ -47,7 +48,7 @@ async def run_games(
 
     async def feed() -> None:
         async with send:
-            for spec in specs:  # type: ignore[attr-defined]
+            for spec in specs:
                 await send.send(spec)
 
     async def work(worker: Worker, receive: trio.MemoryReceiveChannel[GameSpec]) -> None:

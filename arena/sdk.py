@@ -56,7 +56,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from arena import ADDRESS_ENV
 from arena.core import actions as _actions
@@ -217,6 +217,13 @@ class Game:
         """How the game ended (scores, winning team, forfeit); None until then."""
         self._last_call = time.monotonic()
 
+    if TYPE_CHECKING:
+        # A bot's own state for the game, under attribute names of its own (the class
+        # doc): any name may be set and read, as Any. Only for the type checker: at run
+        # time a Game is a plain object, and a name never set raises AttributeError.
+        def __getattr__(self, name: str) -> Any: ...
+        def __setattr__(self, name: str, value: Any) -> None: ...
+
     @property
     def over(self) -> bool:
         return self.result is not None
@@ -272,7 +279,7 @@ class Bot:
         return game.time_left if game is not None else 0.0
 
 
-def _positional(fn: Callable) -> tuple[int, int]:
+def _positional(fn: Callable[..., object]) -> tuple[int, int]:
     """(how many positional arguments fn takes, how many it requires); many for *args."""
     try:
         params = inspect.signature(fn).parameters.values()
@@ -362,7 +369,8 @@ class _Handler(BotHandler):
             _calling.game = before
 
     def _hear(self, game: Game, events: Sequence[Event]) -> None:
-        on_event = self.bot.on_event
+        # on_event(event, game) or on_event(event): which one, __init__ read from its signature
+        on_event: Callable[..., object] = self.bot.on_event
         for e in events:
             game.events.append(e)
             if isinstance(e, GameEnded):
@@ -370,13 +378,14 @@ class _Handler(BotHandler):
             if self._event_game:
                 on_event(e, game)
             else:
-                on_event(e)  # type: ignore[call-arg]
+                on_event(e)
 
     def _start(self, game: Game) -> None:
         self._add(game)
         with self._call(game):
-            if self._start_legacy:
-                self.bot.start_game(game.seat, game.seat_bots)  # type: ignore[call-arg]
+            if self._start_legacy:  # the older start_game(seat, seat_bots), read in __init__
+                legacy_start: Callable[..., object] = self.bot.start_game
+                legacy_start(game.seat, game.seat_bots)
             else:
                 self.bot.start_game(game)
 
@@ -411,8 +420,9 @@ class _Handler(BotHandler):
             self._hear(game, events)
             if self._end_game:
                 self.bot.end_game(game)
-            else:
-                self.bot.end_game()  # type: ignore[call-arg]
+            else:  # end_game(self) without the game, read in __init__
+                bare_end: Callable[..., object] = self.bot.end_game
+                bare_end()
 
 
 def _out_of_memory(bot: Bot) -> NoReturn:

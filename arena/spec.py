@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal
 
 from arena.core.actions import Action
 from arena.core.rules import RuleSet
@@ -20,6 +21,7 @@ __all__ = [
     "GameSpec",
     "HouseSeat",
     "TimeControl",
+    "Transport",
     "default_concurrency",
     "seat_assignment",
 ]
@@ -37,6 +39,11 @@ class TimeControl:
     def __post_init__(self) -> None:
         if not (self.per_decision > 0 and self.bank > 0 and self.allowance >= 0):
             raise ValueError("time control: per_decision and bank must be positive")
+
+
+Transport = Literal["unix", "tcp"]
+"""How the arena reaches a bot it starts: a unix socket (the only one a sealed bot has),
+or a TCP port on 127.0.0.1."""
 
 
 class FaultPolicy(Enum):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from types import TracebackType
+
 from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
@@ -16,7 +19,7 @@ from rich.progress import (
 from arena.gamelog import GameLog
 
 
-def progress_columns() -> tuple:
+def progress_columns() -> tuple[ProgressColumn, ...]:
     """The progress line of matches and ladders: games done of total, games/s, ETA, faults."""
     return (
         TextColumn("[bold]{task.description}"),
@@ -46,8 +49,13 @@ class GameProgress:
         self.progress.__enter__()
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.progress.__exit__(*exc)
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.progress.__exit__(exc_type, exc, tb)
 
     def game_done(self, log: GameLog) -> None:
         self.faults += len(log.faults)

@@ -40,9 +40,9 @@ def play_games(
         game = GameState(rules, rng.getrandbits(63))
         legal_actions, apply = game.legal_actions, game.apply
         while not game.over:
-            if apply(choice(legal_actions())) is not None:
-                hands += 1
+            apply(choice(legal_actions()))
             decisions += 1
+        hands += len(game.results)
         games += 1
         if clock() >= deadline:
             return games, hands, decisions

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -228,26 +228,4 @@ def _audit(store: Store, games: list[GameRow]) -> list[tuple[str, list[str]]]:
         problems = audit_game(row, log, game_bots=game_bots.get(game_id, {}), bots=bots)
         if problems:
             out.append((game_id, problems))
-    return out
-
-
-def bot_stats_of(store: Store, game_ids: Collection[str]) -> dict[str, BotStats]:
-    """Per-bot figures summed over the given stored games (e.g. those that pass the audit),
-    as Store.bot_stats sums them over every row of game_bots."""
-    wanted = set(game_ids)
-    out: dict[str, BotStats] = {}
-    cols = ", ".join(f"gb.{c}" for c in _STAT_COLUMNS)
-    rows = store.conn.execute(
-        f"SELECT g.game_id, b.label, {cols}, gb.fault_kinds FROM game_bots gb "
-        "JOIN bots b ON b.id = gb.bot JOIN games g ON g.id = gb.game ORDER BY gb.game")
-    for game_id, label, *values, kinds in rows:
-        if game_id not in wanted:
-            continue
-        s = out.get(label)
-        if s is None:
-            s = out[label] = BotStats(label)
-        one = BotStats(label, games=1, fault_kinds=json.loads(kinds))
-        for c, v in zip(_STAT_COLUMNS, values, strict=True):
-            setattr(one, _STAT_FIELDS.get(c, c), v)
-        s.add(one)
     return out

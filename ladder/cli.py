@@ -12,11 +12,19 @@ import argparse
 import json
 import sqlite3
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arena.cli_args import positive_int
 from arena.core.errors import RuleSetError
 from arena.errors import ConfigError
+
+if TYPE_CHECKING:  # each command imports what it uses, when it runs
+    from rich.console import Console
+
+    from ladder.config import LadderConfig
+    from ladder.store import GameRow, Store
 
 DEMO_LADDER = Path(__file__).resolve().parent.parent / "ladders" / "demo.toml"
 
@@ -186,7 +194,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return _run(cfg, fresh=True, new_versions=False, quiet=args.quiet, by="games")
 
 
-def _run(cfg, *, fresh: bool, new_versions: bool, quiet: bool, by: str) -> int:
+def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by: str) -> int:
     from ladder.live import LiveView
     from ladder.play import run_ladder
     from ladder.standings import compute_standings
@@ -224,7 +232,7 @@ def _run(cfg, *, fresh: bool, new_versions: bool, quiet: bool, by: str) -> int:
 # --- reading ---------------------------------------------------------------------------
 
 
-def _console():
+def _console() -> Console:
     from rich.console import Console
 
     c = Console()
@@ -246,13 +254,13 @@ def _database(ref: str) -> Path:
     return p
 
 
-def _open(ref: str):
+def _open(ref: str) -> Store:
     from ladder.store import Store
 
     return Store.open(_database(ref))
 
 
-def _check_by(store, by: str) -> None:
+def _check_by(store: Store, by: str) -> None:
     settings = store.settings() or {}
     if by == "pairs" and not settings.get("duplicate", True):
         raise ConfigError(f"{store.path}: this ladder is not played in duplicate pairs; "
@@ -278,7 +286,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _verified_rows(store):
+def _verified_rows(store: Store) -> tuple[list[GameRow], list[str]]:
     """The stored games whose columns agree with their records, and the ids of those that
     do not (left out: someone changed the database by hand)."""
     from ladder.audit import verified_games
@@ -286,7 +294,7 @@ def _verified_rows(store):
     return verified_games(store)
 
 
-def _warn_unverified(store, unverified: list[str]) -> None:
+def _warn_unverified(store: Store, unverified: list[str]) -> None:
     if not unverified:
         return
     shown = ", ".join(unverified[:20]) + (f" and {len(unverified) - 20} more"
@@ -320,7 +328,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _print_faults(store, rows) -> None:
+def _print_faults(store: Store, rows: Sequence[GameRow]) -> None:
     console = _console()
     for r in rows[:20]:
         log = store.record(r.game_id)
@@ -334,7 +342,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     from datetime import datetime
 
     from arena.report import bot_figures_table
-    from ladder.audit import bot_stats_of
     from ladder.standings import compute_standings
     from ladder.tables import crosstable, history_table, los_table, standings_table
 
@@ -342,7 +349,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         _check_by(store, args.by)
         rows, unverified = _verified_rows(store)
         st = compute_standings(rows, by=args.by)
-        stats = bot_stats_of(store, [r.game_id for r in rows])
+        stats = store.bot_stats([r.game_id for r in rows])
         name = store.ladder_name() or store.path.stem
         console = _console()
         console.print(standings_table(st, title=f"{name}: standings"))

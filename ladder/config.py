@@ -45,7 +45,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from arena.core.errors import RuleSetError
 from arena.core.game import MAX_SEED
@@ -53,7 +53,7 @@ from arena.core.rules import OPTION_NAMES, PRESETS, RuleSet, preset
 from arena.errors import ConfigError
 from arena.manifest import BotManifest, load_manifest
 from arena.sandbox import DEFAULT_CAPS, Limits
-from arena.spec import FaultPolicy, TimeControl, default_concurrency
+from arena.spec import FaultPolicy, TimeControl, Transport, default_concurrency
 from ladder.toml_lines import KeyLines
 
 DEALS = "hmac-sha256/pairing"
@@ -102,7 +102,7 @@ class LadderConfig:
     rules: RuleSet
     time_control: TimeControl
     fault_policy: FaultPolicy
-    transport: str
+    transport: Transport
     source: Path | None = None
     sandbox: bool = True
     fresh_processes: bool = False
@@ -315,7 +315,14 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _read_path(r: _Reader, data: dict, key: str, base: Path, default: str | None) -> Any:
+@overload
+def _read_path(r: _Reader, data: dict[str, Any], key: str, base: Path, default: str) -> Path: ...
+@overload
+def _read_path(r: _Reader, data: dict[str, Any], key: str, base: Path, default: None) -> Path | None: ...
+def _read_path(
+    r: _Reader, data: dict[str, Any], key: str, base: Path, default: str | None
+) -> Path | None:
+    """The path under `key`, relative to `base`; the default when the key is absent."""
     value = data.get(key, default)
     if value is None:
         return None
@@ -325,7 +332,7 @@ def _read_path(r: _Reader, data: dict, key: str, base: Path, default: str | None
     return p if p.is_absolute() else base / p
 
 
-def _read_bots(r: _Reader, data: dict, base: Path) -> list[LadderBot]:
+def _read_bots(r: _Reader, data: dict[str, Any], base: Path) -> list[LadderBot]:
     entries = data.get("bots")
     if entries is None:
         raise r.error((), "bots: missing: list the bots to rate, e.g. "
@@ -337,6 +344,10 @@ def _read_bots(r: _Reader, data: dict, base: Path) -> list[LadderBot]:
     bots: list[LadderBot] = []
     seen: dict[str, int] = {}
     for i, entry in enumerate(entries):
+        # A table's values may be anything TOML holds: each is checked below before use.
+        alias: str | None
+        ref: str | None
+        address: str | None
         if isinstance(entry, str):
             alias, ref, address = None, entry, None
         elif isinstance(entry, dict):
@@ -359,6 +370,7 @@ def _read_bots(r: _Reader, data: dict, base: Path) -> list[LadderBot]:
             if not isinstance(address, str) or not address.strip():
                 raise r.error(("bots", i, "address"), "expected a gRPC target such as "
                               "'10.0.0.5:50051' or 'unix:/path/to.sock'")
+            assert alias is not None  # refused above: a bot given by address needs a name
             manifest = BotManifest(
                 name=alias, version="", command=None, cwd=base, address=address,
                 # Nothing of a remote bot can be hashed but where it is: a bot restarted
@@ -413,7 +425,8 @@ def _read_rules(r: _Reader, value: Any) -> RuleSet:
     except RuleSetError as e:
         # "deck=25 contradicts joker=false: ...": point at the first option it names.
         named = e.option
-        raise r.error(("rules", named) if named in opts else ("rules",), str(e)) from None
+        where = ("rules", named) if named is not None and named in opts else ("rules",)
+        raise r.error(where, str(e)) from None
     if opts:
         rules = replace(rules, name=f"{name}+custom")
     return rules

@@ -14,11 +14,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
-from rich.progress import (
-    Progress,
-)
+from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from arena.ui import progress_columns
@@ -48,7 +46,7 @@ class LiveView:
         self._table: Table | None = None
         self._live: Live | None = None
         self.progress = Progress(*progress_columns(), console=self.console)
-        self.task = None
+        self.task: TaskID | None = None
 
     # --- run events ---------------------------------------------------------------------
 
@@ -105,7 +103,7 @@ class LiveView:
         self._table = standings_table(st)
 
     def __rich__(self) -> Group:
-        parts: list = [self.progress]
+        parts: list[RenderableType] = [self.progress]
         if self._table is not None:
             parts.append(self._table)
         return Group(*parts)

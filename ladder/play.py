@@ -18,13 +18,14 @@ import contextlib
 import math
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 import trio
 
 from arena.gamelog import GameLog
+from arena.manifest import BotManifest
 from arena.plan import PlannedGame, game_spec
 from arena.runner import run_games, run_until_signal
 from arena.spec import GameSpec
@@ -84,8 +85,8 @@ def run_ladder(
         labels = {b.name: versions[b.name].label for b in cfg.bots}
         manifests = {labels[b.name]: replace(b.manifest, name=labels[b.name]) for b in cfg.bots}
         planned = plan_ladder(cfg, key, [labels[n] for n in cfg.bot_names])
-        stored = store.finished_ids()
-        todo = [g for g in planned if g.game_id not in stored]
+        finished = store.finished_ids()
+        todo = [g for g in planned if g.game_id not in finished]
         bot_ids = store.bot_ids()
         concurrency = max(1, min(cfg.concurrency, len(todo)))
         run = store.start_run(planned=len(planned), to_play=len(todo), concurrency=concurrency)
@@ -140,7 +141,7 @@ def run_ladder(
     return summary
 
 
-def _spec(cfg: LadderConfig, game: PlannedGame, manifests) -> GameSpec:
+def _spec(cfg: LadderConfig, game: PlannedGame, manifests: Mapping[str, BotManifest]) -> GameSpec:
     return game_spec(game, manifests, rules=cfg.rules, time_control=cfg.time_control,
                      fault_policy=cfg.fault_policy)
 

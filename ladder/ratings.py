@@ -69,9 +69,11 @@ def expected_score(rating_a: float, rating_b: float) -> float:
     loses everything can drive ratings far apart and must not crash the report.
     """
     exponent = (rating_b - rating_a) / ELO_SCALE
+    # (typeshed types float ** float as Any, since a negative base could give a complex)
     if exponent <= _MAX_EXPONENT:
-        return 1.0 / (1.0 + 10.0**exponent)
-    t = 10.0**-exponent  # underflows quietly to 0.0
+        power: float = 10.0**exponent
+        return 1.0 / (1.0 + power)
+    t: float = 10.0**-exponent  # underflows quietly to 0.0
     return t / (1.0 + t)
 
 

@@ -28,12 +28,12 @@ def pairings(
     if len(set(names)) != len(names):
         raise ValueError(f"bot names must be unique: {list(names)}")
     if fmt == GAUNTLET:
-        if challenger not in names:
+        if challenger is None or challenger not in names:
             raise ValueError(f"challenger {challenger!r} is not one of {list(names)}")
         pairs = [(challenger, other) for other in names if other != challenger]
     else:
         pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-    return [(a, b) if a < b else (b, a) for a, b in pairs]  # type: ignore[misc]
+    return [(a, b) if a < b else (b, a) for a, b in pairs]
 
 
 def plan(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from ladder.ratings import (
     DEFAULT_PRIOR,
@@ -32,17 +32,27 @@ BY_PAIRS = "pairs"
 
 
 class ResultLike(Protocol):
-    """What standings read of a stored game (ladder.store.GameRow has it all)."""
+    """What standings read of a stored game (ladder.store.GameRow has it all). Read-only
+    members: a frozen dataclass such as GameRow, a named tuple or a plain object all fit."""
 
-    seq: int
-    game_id: str
-    bot_a: str
-    bot_b: str
-    number: int
-    deal: int
-    score_a: float
-    faults_a: int
-    faults_b: int
+    @property
+    def seq(self) -> int: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def bot_a(self) -> str: ...
+    @property
+    def bot_b(self) -> str: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def deal(self) -> int: ...
+    @property
+    def score_a(self) -> float: ...
+    @property
+    def faults_a(self) -> int: ...
+    @property
+    def faults_b(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +98,7 @@ class Standings:
                 return line
         raise KeyError(name)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         fit = self.fit
         return {
             "games": self.games,

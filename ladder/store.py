@@ -22,7 +22,7 @@ import os
 import socket
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -429,14 +429,16 @@ class Store:
         return {r[0] for r in self.conn.execute("SELECT game_id FROM games")}
 
     def game_count(self) -> int:
-        return self.conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        count: int = self.conn.execute("SELECT count(*) FROM games").fetchone()[0]  # sqlite3 rows are Any
+        return count
 
     def record_game(self, game: PlannedGame, log: GameLog, bot_ids: Mapping[str, int],
                     run: int) -> GameRow | None:
         """Stores a finished game, its record and its per-bot figures in one transaction.
         Returns its row, or None when the game was already stored (it is then left as it
         was: the first result stands)."""
-        if log.game_id != game.game_id or log.end is None or log.winning_team is None:
+        end, winning_team = log.end, log.winning_team  # (log is replaced below, these are not)
+        if log.game_id != game.game_id or end is None or winning_team is None:
             raise ValueError(f"not a finished record of {game.game_id}: {log.game_id}, {log.end}")
         a_team = game.a_team
         seat_labels = game.seats
@@ -456,7 +458,7 @@ class Store:
         values = (
             game.game_id, game.seq, bot_ids[game.bot_a], bot_ids[game.bot_b], game.number,
             game.deal, game.seed, game.first_dealer, a_team, ",".join(seat_labels),
-            log.end.value, log.winning_team, 1.0 if log.winning_team == a_team else 0.0,
+            end.value, winning_team, 1.0 if winning_team == a_team else 0.0,
             log.final_scores[a_team], log.final_scores[1 - a_team], len(log.hands),
             len(log.faults), faults_a, len(log.faults) - faults_a, kinds, log.started_ms,
             log.finished_ms, run, int(log.sandboxed), blob,
@@ -485,8 +487,8 @@ class Store:
                 )
         return GameRow(
             row_id or 0, game.game_id, game.seq, game.bot_a, game.bot_b, game.number,
-            game.deal, game.seed, game.first_dealer, a_team, seat_labels, log.end.value,
-            log.winning_team, values[12], values[13], values[14], len(log.hands),
+            game.deal, game.seed, game.first_dealer, a_team, seat_labels, end.value,
+            winning_team, values[12], values[13], values[14], len(log.hands),
             len(log.faults), faults_a, len(log.faults) - faults_a, kinds, log.started_ms,
             log.finished_ms, run, log.sandboxed,
         )
@@ -517,14 +519,18 @@ class Store:
             raise StoreError(f"{self.path}: no game {game_id!r}")
         return _decode(row[0])
 
-    def bot_stats(self) -> dict[str, BotStats]:
-        """Per-bot figures summed over every stored game (by label)."""
+    def bot_stats(self, game_ids: Collection[str] | None = None) -> dict[str, BotStats]:
+        """Per-bot figures summed over every stored game (by label), or over the given
+        games only (e.g. those that pass ladder.audit)."""
+        wanted = None if game_ids is None else set(game_ids)
         out: dict[str, BotStats] = {}
         cols = ", ".join(f"gb.{c}" for c in _STAT_COLUMNS)
-        for label, *values, kinds in self.conn.execute(
-            f"SELECT b.label, {cols}, gb.fault_kinds FROM game_bots gb "
-            "JOIN bots b ON b.id = gb.bot ORDER BY gb.game"
+        for game_id, label, *values, kinds in self.conn.execute(
+            f"SELECT g.game_id, b.label, {cols}, gb.fault_kinds FROM game_bots gb "
+            "JOIN bots b ON b.id = gb.bot JOIN games g ON g.id = gb.game ORDER BY gb.game"
         ):
+            if wanted is not None and game_id not in wanted:
+                continue
             s = out.get(label)
             if s is None:
                 s = out[label] = BotStats(label)

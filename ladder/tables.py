@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from rich.console import JustifyMethod
 from rich.table import Table
 
 from ladder.standings import BY_PAIRS, Standings
@@ -30,11 +31,12 @@ def standings_table(st: Standings, title: str | None = None) -> Table:
     # No borders: the table fits an 80-column terminal with long bot names.
     t = Table(title=title, caption=_caption(st, unit), box=None, pad_edge=False,
               header_style="bold underline")
-    for col, justify in (("bot", "left"), ("games", "right"),
-                         ("win %", "right"), ("Elo", "right"), ("rating", "right"),
-                         (f"{conf}% CI", "center"), ("LOS next", "right"),
-                         ("faults", "right")):
-        t.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("bot", "left"), ("games", "right"), ("win %", "right"), ("Elo", "right"),
+        ("rating", "right"), (f"{conf}% CI", "center"), ("LOS next", "right"), ("faults", "right"),
+    )
+    for col, justify in columns:
+        t.add_column(col, justify=justify, no_wrap=True)
     lines = st.lines
     for i, ln in enumerate(lines):
         los = "-"
@@ -92,8 +94,8 @@ def crosstable(st: Standings) -> Table:
     names = [ln.name for ln in st.lines]
     t = Table(title="crosstable (row's points / games against column)")
     t.add_column("", justify="left")
-    for n in names:
-        t.add_column(n, justify="right")
+    for name in names:
+        t.add_column(name, justify="right")
     t.add_column("total", justify="right")
     for a in names:
         cells = []

@@ -10,7 +10,16 @@ import pytest
 from arena.core import actions as A
 from arena.core.cards import build_deck, parse_card
 from arena.core.errors import IllegalActionError
-from arena.core.game import GameState, deck_order, first_dealer_for
+from arena.core.game import (
+    ActionTaken,
+    GameEnded,
+    GameState,
+    HandDealt,
+    HandEnded,
+    TrickCompleted,
+    deck_order,
+    first_dealer_for,
+)
 from arena.core.hand import HandState
 from arena.core.rules import PRESETS, RuleSet, preset
 from arena.core.scoring import Outcome
@@ -33,6 +42,12 @@ def cards(text: str) -> list[int]:
     return [parse_card(t) for t in text.split()]
 
 
+def hand_ended(events) -> HandEnded | None:
+    found = [e for e in events if isinstance(e, HandEnded)]
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
 # A hand (dealer 0) in which seat 1 orders up hearts and its team takes exactly 3 tricks.
 THREE = ("AS KD QD TD 9D", "JH JD AH 9C 9S", "AC KC QC JC TC", "KS QS JS TS AD")
 THREE_KITTY = "TH 9H KH QH"
@@ -43,12 +58,15 @@ def play_the_one_point_hand(game: GameState):
     """Replaces the dealt hand by THREE (dealer 0) and plays it: 1 point to team 1."""
     assert game.hand.dealer == 0
     game.hand = HandState(game.rules, 0, [cards(h) for h in THREE], cards(THREE_KITTY))
-    assert game.apply(A.order_up()) is None
+    assert game.apply(A.order_up()) == (ActionTaken(1, A.order_up(), A.ORDER_UP.kind),)
     game.apply(A.discard(parse_card("9D")))
-    result = None
+    ended = None
     for name in THREE_PLAY.split():
-        result = game.apply(A.play(parse_card(name)))
-    assert result is not None and result.score.points == 1 and result.score.team == 1
+        ended = hand_ended(game.apply(A.play(parse_card(name))))
+    assert ended is not None
+    result = ended.result
+    assert result.score.points == 1 and result.score.team == 1
+    assert ended.scores == tuple(game.scores)
     return result
 
 
@@ -99,19 +117,42 @@ def test_a_finished_game_refuses_actions():
         game.apply(A.PASS)
 
 
-def test_apply_returns_the_result_only_when_a_hand_ends():
+def test_apply_returns_what_the_action_caused_in_order():
     game = GameState(STANDARD, seed=11)
     rng = random.Random(5)
-    returned = []
+    ended = []
     while not game.over:
-        before = len(game.results)
-        r = game.apply(rng.choice(game.legal_actions()))
-        if r is None:
-            assert len(game.results) == before
+        hand, seat, tricks = game.hand, game.turn, len(game.hand.tricks)
+        results, scores = len(game.results), tuple(game.scores)
+        action = rng.choice(game.legal_actions())
+        events = game.apply(action)
+        assert isinstance(events, tuple)
+        assert events[0] == ActionTaken(seat, action, action.kind)
+        rest = list(events[1:])
+        if len(hand.tricks) > tricks:
+            assert rest.pop(0) == TrickCompleted(hand.tricks[-1])
+        if len(game.results) == results:
+            assert rest == [] and tuple(game.scores) == scores
+            continue
+        assert rest.pop(0) == HandEnded(game.results[-1], tuple(game.scores))
+        ended.append(game.results[-1])
+        if game.over:
+            assert rest == [GameEnded(tuple(game.scores), game.winner)]
         else:
-            returned.append(r)
-            assert game.results[-1] is r
-    assert returned == game.results
+            assert rest == [game.dealt]
+            h = game.hand
+            assert game.dealt == HandDealt(
+                game.hand_number, h.dealer, tuple(tuple(x) for x in h.hands), h.kitty
+            )
+            assert game.dealt.upcard == h.upcard
+    assert ended == game.results
+
+
+def test_most_actions_return_a_shared_constant():
+    """Performance: an action that completes no trick allocates no events."""
+    first, second = GameState(STANDARD, seed=4), GameState(STANDARD, seed=4)
+    one, two = first.apply(first.legal_actions()[0]), second.apply(second.legal_actions()[0])
+    assert len(one) == 1 and one is two
 
 
 # --- the dealer's rotation ------------------------------------------------------------
@@ -136,9 +177,12 @@ def test_first_dealer_out_of_range_is_refused():
 def test_the_deal_rotates_after_a_thrown_in_hand():
     game = GameState(RuleSet(stick_the_dealer=False), seed=5, first_dealer=3)
     for _ in range(7):
-        assert game.apply(A.PASS) is None
-    result = game.apply(A.PASS)
-    assert result is not None and result.score.outcome is Outcome.THROWN_IN
+        assert len(game.apply(A.PASS)) == 1
+    taken, ended, dealt = game.apply(A.PASS)
+    assert taken == ActionTaken(3, A.PASS, A.PASS.kind) and isinstance(ended, HandEnded)
+    result = ended.result
+    assert result.score.outcome is Outcome.THROWN_IN and ended.scores == (0, 0)
+    assert dealt is game.dealt and (dealt.hand_number, dealt.dealer) == (1, 0)
     assert result.dealer == 3
     assert game.scores == [0, 0] and not game.over
     assert (game.hand_number, game.hand.dealer, game.turn) == (1, 0, 1)

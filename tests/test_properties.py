@@ -1,7 +1,8 @@
 """Property tests over random games: every preset in every deck size, and random option
 combinations. At every decision: cards are conserved, the legal list is exactly what the
 follow-suit rule allows, a non-legal action is refused without changing anything, and no
-seat view reveals a card that seat may not see. At every hand's end: the trick winners and
+seat view reveals a card that seat may not see, nor does any event a seat is told (the
+events apply() returns, through seat_event()). At every hand's end: the trick winners and
 the points agree with an independent reading of RULES.md. Every game ends, and replaying
 its actions reproduces it."""
 
@@ -16,11 +17,18 @@ from hypothesis import strategies as st
 from arena.core import actions as A
 from arena.core.cards import JOKER, Suit, build_deck, card_rank, card_suit
 from arena.core.errors import IllegalActionError
-from arena.core.game import MAX_SEED, GameState
+from arena.core.game import (
+    MAX_SEED,
+    ActionTaken,
+    GameEnded,
+    GameState,
+    HandEnded,
+    TrickCompleted,
+)
 from arena.core.hand import HandResult, HandState, Phase
 from arena.core.rules import PRESETS, FirstLead, LoneDefender, RuleSet, WhoMayGoAlone
 from arena.core.scoring import Outcome
-from arena.core.view import hand_view
+from arena.core.view import HandStarted, hand_view, seat_events
 
 ALL_ACTIONS = (
     A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE, A.GO_ALONE,
@@ -107,6 +115,45 @@ def check_views(h: HandState) -> None:
             assert v.discard is None
 
 
+def shown_cards(event) -> set[int]:
+    """Every card an event told to a seat shows (read independently of the view module)."""
+    if isinstance(event, HandStarted):
+        return set(event.hand) | {event.upcard}
+    if isinstance(event, ActionTaken):
+        card = None if event.action is None else event.action.card
+        return set() if card is None else {card}
+    if isinstance(event, TrickCompleted):
+        return {c for _, c in event.trick.plays}
+    assert isinstance(event, HandEnded | GameEnded), f"a seat was told {event!r}"
+    return set()
+
+
+def check_hand_started(event, h: HandState, seat: int) -> None:
+    """A seat is told of a deal its own cards, but the dealer who names trump blind."""
+    assert isinstance(event, HandStarted)
+    blind = seat == h.dealer and h.phase is Phase.DEALER_NAMES_TRUMP
+    assert event.hand == (() if blind else tuple(sorted(h.hands[seat]))), (seat, event)
+    assert (event.dealer, event.upcard) == (h.dealer, h.upcard)
+
+
+def check_events(h: HandState, events, game: GameState) -> None:
+    """What each seat is told of the events of one action (on hand h) shows no card it
+    may not see: its own, the upcard, the cards played, and the discard for the dealer.
+    A new deal shows each seat its own cards only (game.hand is that new hand)."""
+    played = set(played_cards(h))
+    for seat in range(4):
+        allowed = set(h.hands[seat]) | {h.upcard} | played
+        if seat == h.dealer and h.discarded is not None:
+            allowed.add(h.discarded)
+        for event in seat_events(events, seat):
+            if isinstance(event, HandStarted):
+                check_hand_started(event, game.hand, seat)
+                continue
+            assert shown_cards(event) <= allowed, (seat, event)
+            if isinstance(event, ActionTaken) and event.kind is A.DISCARD[0].kind:
+                assert (event.action is None) == (seat != event.seat), (seat, event)
+
+
 def check_legal_list(h: HandState, legal) -> None:
     assert legal, h.describe()
     assert not h.sitting_out[h.turn]
@@ -171,6 +218,9 @@ def play_checked_game(rules: RuleSet, seed: int, chooser: int) -> GameState:
     game = GameState(rules, seed)
     rng = random.Random(chooser)
     actions = []
+    for seat in range(4):
+        (opening,) = seat_events((game.dealt,), seat)
+        check_hand_started(opening, game.hand, seat)
     for _ in range(MAX_DECISIONS):
         if game.over:
             break
@@ -182,9 +232,11 @@ def play_checked_game(rules: RuleSet, seed: int, chooser: int) -> GameState:
         check_refusals(h, legal, rng)
         action = rng.choice(legal)
         actions.append(action)
-        result = game.apply(action)
-        if result is not None:
-            check_result(h, result)
+        events = game.apply(action)
+        check_events(h, events, game)
+        ended = [e for e in events if isinstance(e, HandEnded)]
+        if ended:
+            check_result(h, ended[0].result)
             check_views(h)
     assert game.over, "game did not end"
     assert game.scores[game.winner] >= rules.target > game.scores[1 - game.winner]

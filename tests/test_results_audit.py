@@ -23,7 +23,7 @@ from arena.manifest import BotManifest
 from arena.plan import PlannedGame
 from arena.stats import collect_stats
 from ladder import cli as ladder_cli
-from ladder.audit import audit_database, audit_game, bot_stats_of
+from ladder.audit import audit_database, audit_game
 from ladder.config import ROUND_ROBIN
 from ladder.schedule import plan
 from ladder.standings import compute_standings
@@ -263,7 +263,7 @@ def test_the_report_leaves_a_tampered_game_out_of_every_figure(ladder_db, capsys
     with Store.open(path) as store:
         # what a plain sum over game_bots would report
         assert store.bot_stats()["alpha"].makes == collect_stats(logs)["alpha"].makes + 40
-        figures = bot_stats_of(store, [g for g in game_ids(path) if g != victim])
+        figures = store.bot_stats([g for g in game_ids(path) if g != victim])
     for name in BOTS:
         assert figures[name].makes == honest[name].makes
         assert figures[name].games == honest[name].games

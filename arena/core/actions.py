@@ -11,7 +11,7 @@ from enum import IntEnum
 
 from arena.core.cards import NUM_CARD_IDS, SUITS, Card, Suit, card_name
 
-_INTERNED: dict[tuple, Action] = {}
+_INTERNED: dict[tuple[int, int | None, int | None, bool], Action] = {}
 
 
 class ActionKind(IntEnum):
@@ -87,7 +87,7 @@ class Action:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("actions are immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Action], tuple[ActionKind, Suit | None, Card | None, bool]]:
         return (Action, (self.kind, self.suit, self.card, self.alone))
 
     def __repr__(self) -> str:

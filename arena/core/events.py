@@ -1,106 +1,70 @@
 """What each seat is told happened, as the game goes on.
 
-Like the seat view, this decides hidden information, so it lives in the rules core: the
-only thing a seat sees of another seat's discard is that it happened, and the dealer who
-names trump on a turned joker is dealt no visible cards until after naming.
+The events themselves are the game's (GameState.apply() returns them, with full
+information); what a seat may be told of each is decided in arena.core.view, with the seat
+view. The feed only queues each seat's share of the one stream until it is sent. The
+event types are importable from here too (`Event` is what a seat is told), as the wire
+and the SDK do.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
 
-from arena.core.actions import Action, ActionKind
-from arena.core.cards import Card
-from arena.core.game import GameState
-from arena.core.hand import HandResult, Phase, Trick
+from arena.core.actions import Action
+from arena.core.game import (
+    ActionTaken,
+    GameEnded,
+    GameEvent,
+    GameState,
+    HandDealt,
+    HandEnded,
+    TrickCompleted,
+)
+from arena.core.view import Event, HandStarted, seat_event
 
-
-@dataclass(frozen=True, slots=True)
-class HandStarted:
-    hand_number: int
-    dealer: int
-    upcard: Card
-    hand: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ActionTaken:
-    seat: int
-    action: Action | None
-    """None when the action's card is hidden from this seat (another seat's discard)."""
-    kind: ActionKind
-
-
-@dataclass(frozen=True, slots=True)
-class TrickCompleted:
-    trick: Trick
-
-
-@dataclass(frozen=True, slots=True)
-class HandEnded:
-    result: HandResult
-    scores: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded:
-    scores: tuple[int, int]
-    winning_team: int
-    forfeit: bool = False
-
-
-Event = HandStarted | ActionTaken | TrickCompleted | HandEnded | GameEnded
+__all__ = [
+    "ActionTaken",
+    "Event",
+    "EventFeed",
+    "GameEnded",
+    "GameEvent",
+    "HandDealt",
+    "HandEnded",
+    "HandStarted",
+    "TrickCompleted",
+]
 
 
 class EventFeed:
-    """Applies actions to a game and keeps, for each seat, the events it has not yet been
-    told. A match runner takes them with take(seat) when it next writes to that seat."""
+    """Keeps, for each seat, the events it has not yet been told, filtered for it. A match
+    runner gives it the game's events with tell() (or lets apply() apply the action) and
+    takes a seat's with take(seat) when it next writes to that seat."""
 
     __slots__ = ("_pending", "game")
 
     def __init__(self, game: GameState) -> None:
         self.game = game
         self._pending: list[list[Event]] = [[] for _ in range(game.rules.seats)]
-        self._hand_started()
+        self.tell((game.dealt,))
 
-    def _hand_started(self) -> None:
-        game = self.game
-        hand = game.hand
-        hidden_dealer = hand.phase is Phase.DEALER_NAMES_TRUMP
+    def tell(self, events: Iterable[GameEvent]) -> None:
+        """Queues each seat's view of the events (the game's own, in order)."""
+        events = tuple(events)
         for seat, pending in enumerate(self._pending):
-            cards = () if hidden_dealer and seat == hand.dealer else tuple(sorted(hand.hands[seat]))
-            pending.append(HandStarted(game.hand_number, hand.dealer, hand.upcard, cards))
+            pending.extend(seat_event(e, seat) for e in events)
 
-    def apply(self, action: Action, seat: int | None = None) -> HandResult | None:
-        game = self.game
-        hand = game.hand
-        actor = hand.turn
-        tricks_before = len(hand.tricks)
-        result = game.apply(action, seat)
-        hidden = action.kind is ActionKind.DISCARD
-        for s, pending in enumerate(self._pending):
-            shown = None if hidden and s != actor else action
-            pending.append(ActionTaken(actor, shown, action.kind))
-        if len(hand.tricks) > tricks_before:
-            self._broadcast(TrickCompleted(hand.tricks[-1]))
-        if result is not None:
-            scores = (game.scores[0], game.scores[1])
-            self._broadcast(HandEnded(result, scores))
-            if game.over:
-                assert game.winner is not None
-                self._broadcast(GameEnded(scores, game.winner))
-            else:
-                self._hand_started()
-        return result
+    def apply(self, action: Action, seat: int | None = None) -> tuple[GameEvent, ...]:
+        """Applies the action to the game and queues what it caused; returns the game's
+        events (full information)."""
+        events = self.game.apply(action, seat)
+        self.tell(events)
+        return events
 
     def forfeit(self, losing_team: int) -> None:
         """Ends the feed of a game stopped by a fault: the other team is credited."""
         g = self.game
-        self._broadcast(GameEnded((g.scores[0], g.scores[1]), 1 - losing_team, forfeit=True))
-
-    def _broadcast(self, event: Event) -> None:
-        for pending in self._pending:
-            pending.append(event)
+        self.tell((GameEnded((g.scores[0], g.scores[1]), 1 - losing_team, forfeit=True),))
 
     def take(self, seat: int) -> list[Event]:
         events = self._pending[seat]

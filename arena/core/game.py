@@ -3,16 +3,22 @@
 Every deal is a pure function of (game seed, hand number), and the first dealer of the
 seed, so a game is reproduced exactly from its seed and its actions: this is what lets a
 ladder replay an interrupted game and a viewer re-check a record against the rules.
+
+GameState.apply() says what each action caused, as events in the order they happened: the
+one stream that the record, the replay and every seat's feed are made from. The events
+hold full information (every seat's cards in a deal, every discard); what a seat may be
+told of them is decided in arena.core.view, with the seat view.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from random import Random
 
-from arena.core.actions import Action
+from arena.core.actions import Action, ActionKind
 from arena.core.cards import Card, build_deck
 from arena.core.errors import IllegalActionError
-from arena.core.hand import HandResult, HandState, Phase
+from arena.core.hand import HandResult, HandState, Phase, Trick
 from arena.core.rules import RuleSet
 
 MAX_SEED = (1 << 63) - 1
@@ -40,10 +46,72 @@ def first_dealer_for(seed: int, seats: int = 4) -> int:
     return Random((seed << 32) | _FIRST_DEALER_STREAM).randrange(seats)
 
 
+# --- what happens in a game ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    """A hand was dealt: every seat's cards as dealt, by seat, and the kitty, upcard
+    first. Full information: a seat is told of it as a HandStarted (arena.core.view)."""
+
+    hand_number: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    kitty: tuple[Card, ...]
+
+    @property
+    def upcard(self) -> Card:
+        return self.kitty[0]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    seat: int
+    action: Action | None
+    """None when the action's card is hidden from this seat (another seat's discard);
+    never None in GameState.apply()'s events."""
+    kind: ActionKind
+
+
+@dataclass(frozen=True, slots=True)
+class TrickCompleted:
+    trick: Trick
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    result: HandResult
+    scores: tuple[int, int]
+    """The game's scores with this hand counted."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    scores: tuple[int, int]
+    winning_team: int
+    forfeit: bool = False
+    """Stopped by a bot's fault (the other team credited): never from GameState.apply()."""
+
+
+GameEvent = HandDealt | ActionTaken | TrickCompleted | HandEnded | GameEnded
+"""What happens in a game, with full information."""
+
+_TAKEN: tuple[dict[Action, tuple[ActionTaken]], ...] = ({}, {}, {}, {})
+"""The events of an action that completes no trick, one constant per (seat, action):
+actions are interned, so most calls of apply() allocate nothing for their events."""
+
+
+def _taken(seat: int, action: Action) -> tuple[ActionTaken]:
+    events = (ActionTaken(seat, action, action.kind),)
+    _TAKEN[seat][action] = events
+    return events
+
+
 class GameState:
     """Scores, the dealer rotation and the current hand. Thrown-in hands pass the deal."""
 
     __slots__ = (
+        "dealt",
         "first_dealer",
         "hand",
         "hand_number",
@@ -69,11 +137,17 @@ class GameState:
         self.over = False
         self.winner: int | None = None
         """The winning team, once the game is over."""
+        self.dealt: HandDealt
+        """The deal of the current hand: the first event of a game's stream, before any
+        action (apply() returns those of later hands)."""
         self.hand = self._deal()
 
     def _deal(self) -> HandState:
-        dealer = (self.first_dealer + self.hand_number) % self.rules.seats
-        return HandState.deal(self.rules, dealer, deck_order(self.rules, self.seed, self.hand_number))
+        number = self.hand_number
+        dealer = (self.first_dealer + number) % self.rules.seats
+        hand: HandState = HandState.deal(self.rules, dealer, deck_order(self.rules, self.seed, number))
+        self.dealt = HandDealt(number, dealer, tuple(map(tuple, hand.hands)), hand.kitty)
+        return hand
 
     @property
     def turn(self) -> int:
@@ -86,28 +160,46 @@ class GameState:
     def legal_actions(self) -> list[Action]:
         return [] if self.over else self.hand.legal_actions()
 
-    def apply(self, action: Action, seat: int | None = None) -> HandResult | None:
-        """Applies an action; returns the hand's result when this action ended a hand (the
-        next hand is then already dealt, unless the game is over)."""
+    def apply(self, action: Action, seat: int | None = None) -> tuple[GameEvent, ...]:
+        """Applies the action of the seat to act (`seat`, when given, must be it) and
+        returns what it caused, in order: ActionTaken; TrickCompleted when it completed a
+        trick; HandEnded when it ended the hand, then HandDealt for the next hand (already
+        dealt) or GameEnded. An illegal action raises IllegalActionError and changes
+        nothing."""
         if self.over:
             raise IllegalActionError(action, "a finished game", "the game is over")
         hand = self.hand
+        actor = hand.turn
+        before = len(hand.tricks)
         hand.apply(action, seat)
-        if hand.phase is not Phase.HAND_OVER:
-            return None
+        try:
+            taken = _TAKEN[actor][action]
+        except KeyError:
+            taken = _taken(actor, action)
         result = hand.result
-        assert result is not None
+        if len(hand.tricks) == before:
+            if result is None:  # most actions: a constant, nothing allocated
+                return taken
+            return taken + self._hand_over(result)
+        events = (taken[0], TrickCompleted(hand.tricks[-1]))
+        if result is None:
+            return events
+        return events + self._hand_over(result)
+
+    def _hand_over(self, result: HandResult) -> tuple[HandEnded, HandDealt | GameEnded]:
         self.results.append(result)
+        scores = self.scores
         team = result.score.team
         if team is not None:
-            self.scores[team] += result.score.points
-            if self.scores[team] >= self.rules.target:
+            scores[team] += result.score.points
+            if scores[team] >= self.rules.target:
                 self.over = True
                 self.winner = team
-        if not self.over:
-            self.hand_number += 1
-            self.hand = self._deal()
-        return result
+                final = (scores[0], scores[1])
+                return HandEnded(result, final), GameEnded(final, team)
+        self.hand_number += 1
+        self.hand = self._deal()
+        return HandEnded(result, (scores[0], scores[1])), self.dealt
 
 
 def derive_seed(seed: int, index: int) -> int:

@@ -149,7 +149,8 @@ class HandState:
             self.turn = (dealer + 1) % 4
 
     @classmethod
-    def deal(cls, rules: RuleSet, dealer: int, deck_order: list[Card] | tuple[Card, ...]):
+    def deal(cls, rules: RuleSet, dealer: int, deck_order: list[Card] | tuple[Card, ...]
+             ) -> HandState:
         """Five cards to each seat from the dealer's left, in deck order; the rest is the
         kitty, whose top card (the first) is turned up."""
         n = rules.cards_per_hand
@@ -253,6 +254,7 @@ class HandState:
         self.history.append((seat, action))
         kind = action.kind
         if kind is ActionKind.PLAY:
+            # Legal, so it carries a card; a check here would cost in the engine's hot path.
             self._play(seat, action.card)  # type: ignore[arg-type]
         elif self.phase is Phase.BID_ROUND_1:
             if kind is ActionKind.PASS:
@@ -263,15 +265,16 @@ class HandState:
             if kind is ActionKind.PASS:
                 self._pass(seat)
             else:
+                # Legal and not a pass: it names a suit.
                 self._trump_made(seat, action.suit, action.alone)  # type: ignore[arg-type]
-        elif self.phase is Phase.DEALER_NAMES_TRUMP:
+        elif self.phase is Phase.DEALER_NAMES_TRUMP:  # every legal action names a suit
             self._trump_made(seat, action.suit, action.alone)  # type: ignore[arg-type]
         elif self.phase is Phase.GOING_ALONE:
             if kind is ActionKind.GO_ALONE:
                 self._declare_alone(seat)
             self._next_alone_question()
         else:  # DEALER_DISCARD
-            card: Card = action.card  # type: ignore[assignment]
+            card: Card = action.card  # type: ignore[assignment]  # a legal discard has one
             self.hands[seat].remove(card)
             self.discarded = card
             self._start_play()
@@ -344,6 +347,7 @@ class HandState:
         rules = self.rules
         if not rules.passed_player_may_go_alone and seat in self.passed_in_deciding_round:
             return False
+        # Asked only once trump is made, so there is a maker (hot path: no check).
         if seat % 2 == self.maker % 2:  # type: ignore[operator]
             return rules.who_may_go_alone is WhoMayGoAlone.ANY_PLAYER
         if rules.lone_defender is LoneDefender.AGAINST_LONE_MAKER:
@@ -383,6 +387,7 @@ class HandState:
         self._trick_size = len(active)
         leader = nxt[self.dealer]
         if self.alone and self.rules.first_lead is FirstLead.LEFT_OF_LONE_PLAYER:
+            # Play starts only after trump is made: there is a maker.
             defenders_alone = [s for s in self.alone if s % 2 != self.maker % 2]  # type: ignore[operator]
             leader = defenders_alone[0] if len(self.alone) == 2 else nxt[self.alone[0]]
         self.phase = Phase.PLAY
@@ -415,7 +420,7 @@ class HandState:
         if thrown_in:
             score = Score(Outcome.THROWN_IN, None, 0)
         else:
-            makers = self.maker % 2  # type: ignore[operator]
+            makers = self.maker % 2  # type: ignore[operator]  # not thrown in: trump was made
             score = score_hand(
                 self.rules,
                 makers,

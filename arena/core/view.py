@@ -1,20 +1,53 @@
-"""The one function that builds what a seat may know at a moment.
+"""What a seat may know: the one module that decides hidden information.
 
-Everything a bot is asked with, and everything a viewer shows from a seat, goes through
-seat_view(). Hidden information is decided here and nowhere else: another seat's cards,
-the kitty and (but for the dealer) the discard never enter a view, so no later layer can
-leak them by accident.
+Everything a bot is asked with, everything it is told happened, and everything a viewer
+shows from a seat goes through here: seat_view() builds what a seat may know of the
+state at a moment, and seat_event() what it is told of each event of the game's stream
+(GameState.apply()'s events, which hold full information). A seat may not see:
+
+- another seat's cards, or the kitty but for the upcard;
+- the dealer's discard, unless it is the dealer: another seat sees only that the dealer
+  discarded (its view has no discard, its event no card);
+- its own cards while, as the dealer of a turned joker, it names trump: it has not looked
+  at them yet (its view holds no cards, and it is dealt a HandStarted without them).
+
+Nothing hidden enters a view or a seat's event, so no later layer can leak it by accident.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arena.core.actions import Action, ActionKind
 from arena.core.cards import JOKER, Card
-from arena.core.game import GameState
+from arena.core.game import (
+    ActionTaken,
+    GameEnded,
+    GameEvent,
+    GameState,
+    HandDealt,
+    HandEnded,
+    TrickCompleted,
+)
 from arena.core.hand import HandState, Phase
 from arena.core.rules import RuleSet
+
+# --- the rules of hidden information ---------------------------------------------------
+
+
+def _looks_at_own_cards(seat: int, dealer: int, naming_blind: bool) -> bool:
+    """Every seat looks at its cards, but the dealer while naming trump on a turned joker
+    (`naming_blind`: the hand is in DEALER_NAMES_TRUMP, which a turned joker opens)."""
+    return not (naming_blind and seat == dealer)
+
+
+def _sees_discard(seat: int, dealer: int) -> bool:
+    """Only the dealer sees the card it put down."""
+    return seat == dealer
+
+
+# --- what a seat may know of the state --------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +120,7 @@ def hand_view(
     """The view of one seat in one hand (seat_view() adds the game's score and number)."""
     phase = hand.phase
     over = phase is Phase.HAND_OVER
-    looking = not (phase is Phase.DEALER_NAMES_TRUMP and seat == hand.dealer)
+    looking = _looks_at_own_cards(seat, hand.dealer, phase is Phase.DEALER_NAMES_TRUMP)
     current = None
     if phase is Phase.PLAY and hand.trick_plays:
         current = TrickView(hand.trick_leader, tuple(hand.trick_plays), None)
@@ -111,7 +144,7 @@ def hand_view(
         maker=hand.maker,
         alone=tuple(hand.alone),
         sitting_out=tuple(s for s in range(4) if hand.sitting_out[s]),
-        discard=hand.discarded if seat == hand.dealer else None,
+        discard=hand.discarded if _sees_discard(seat, hand.dealer) else None,
         tricks=tuple(TrickView(t.leader, t.plays, t.winner) for t in hand.tricks),
         current_trick=current,
         tricks_won=(hand.tricks_won[0], hand.tricks_won[1]),
@@ -120,3 +153,43 @@ def hand_view(
 
 
 _PRIVATE_OR_PLAY = frozenset({ActionKind.DISCARD, ActionKind.PLAY})
+
+
+# --- what a seat is told happened ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A hand was dealt, as one seat is told of it: its own cards (sorted), or none for
+    the dealer who names trump on a turned joker."""
+
+    hand_number: int
+    dealer: int
+    upcard: Card
+    hand: tuple[Card, ...]
+
+
+Event = HandStarted | ActionTaken | TrickCompleted | HandEnded | GameEnded
+"""What one seat is told happened: the game's events through seat_event()."""
+
+
+def seat_event(event: GameEvent, seat: int) -> Event:
+    """What `seat` is told of one event of the game: a deal as its own HandStarted, and
+    another seat's discard as an ActionTaken without its card; the rest is public."""
+    if isinstance(event, HandDealt):
+        looking = _looks_at_own_cards(seat, event.dealer, event.upcard == JOKER)
+        cards = tuple(sorted(event.hands[seat])) if looking else ()
+        return HandStarted(event.hand_number, event.dealer, event.upcard, cards)
+    if (
+        isinstance(event, ActionTaken)
+        and event.kind is ActionKind.DISCARD
+        and event.action is not None
+        and not _sees_discard(seat, event.seat)  # (only the dealer discards)
+    ):
+        return ActionTaken(event.seat, None, event.kind)
+    return event
+
+
+def seat_events(events: Iterable[GameEvent], seat: int) -> list[Event]:
+    """seat_event() of each event, in order."""
+    return [seat_event(e, seat) for e in events]

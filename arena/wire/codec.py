@@ -8,8 +8,11 @@ Game records (record.proto) are mapped by arena.wire.record_codec, from these pi
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
+
 from arena.core.actions import Action, ActionKind
-from arena.core.cards import JOKER, Card, card_rank, card_suit, make_card
+from arena.core.cards import JOKER, Card, Suit, card_rank, card_suit, make_card
 from arena.core.events import (
     ActionTaken,
     Event,
@@ -32,29 +35,37 @@ class MalformedMessage(ValueError):
 # --- cards and suits -------------------------------------------------------------
 
 
-def _pair(values) -> tuple[int, int]:
+def _pair(values: Sequence[int]) -> tuple[int, int]:
     return (values[0], values[1]) if len(values) == 2 else (0, 0)
 
 
+# The wire's suits are the rules core's plus one (0 is SUIT_UNSPECIFIED), and its ranks
+# are the ranks themselves (7..14); these tables give the generated enums' typed values.
+_SUIT_TO_PB = (pb.SUIT_CLUBS, pb.SUIT_DIAMONDS, pb.SUIT_HEARTS, pb.SUIT_SPADES)
+_RANK_TO_PB = {
+    7: pb.RANK_SEVEN, 8: pb.RANK_EIGHT, 9: pb.RANK_NINE, 10: pb.RANK_TEN,
+    11: pb.RANK_JACK, 12: pb.RANK_QUEEN, 13: pb.RANK_KING, 14: pb.RANK_ACE,
+}
 
 
-def suit_to_pb(suit: int | None) -> int:
-    return pb.SUIT_UNSPECIFIED if suit is None else int(suit) + 1
+def suit_to_pb(suit: int | None) -> pb.Suit:
+    return pb.SUIT_UNSPECIFIED if suit is None else _SUIT_TO_PB[suit]
 
 
-def suit_from_pb(value: int) -> int:
+def suit_from_pb(value: int) -> Suit:
     if not pb.SUIT_CLUBS <= value <= pb.SUIT_SPADES:
         raise MalformedMessage(f"no such suit: {value}")
-    return value - 1
+    return Suit(value - 1)
 
 
 def card_to_pb(card: Card, out: pb.Card | None = None) -> pb.Card:
     msg = pb.Card() if out is None else out
-    if card == JOKER:
+    rank = card_rank(card)
+    if rank is None:  # the joker, which has no suit
         msg.rank = pb.RANK_JOKER
     else:
         msg.suit = suit_to_pb(card_suit(card))
-        msg.rank = card_rank(card)  # type: ignore[assignment]
+        msg.rank = _RANK_TO_PB[rank]
     return msg
 
 
@@ -68,7 +79,7 @@ def card_from_pb(msg: pb.Card) -> Card:
     return make_card(msg.rank, suit_from_pb(msg.suit))
 
 
-def cards_from_pb(msgs) -> tuple[Card, ...]:
+def cards_from_pb(msgs: Iterable[pb.Card]) -> tuple[Card, ...]:
     return tuple(card_from_pb(m) for m in msgs)
 
 
@@ -125,7 +136,10 @@ _LEAD = {FirstLead.LEFT_OF_DEALER: pb.FIRST_LEAD_LEFT_OF_DEALER,
          FirstLead.LEFT_OF_LONE_PLAYER: pb.FIRST_LEAD_LEFT_OF_LONE_PLAYER}
 
 
-def _reverse(mapping, value, what):
+_K = TypeVar("_K")
+
+
+def _reverse(mapping: Mapping[_K, int], value: int, what: str) -> _K:
     for k, v in mapping.items():
         if v == value:
             return k
@@ -181,7 +195,9 @@ _OUTCOME_TO_PB = {o: getattr(pb, f"OUTCOME_{o.name}") for o in Outcome}
 _OUTCOME_FROM_PB = {v: k for k, v in _OUTCOME_TO_PB.items()}
 
 
-def _trick_to_pb(leader: int, plays, winner: int | None, msg: pb.Trick) -> pb.Trick:
+def _trick_to_pb(
+    leader: int, plays: Iterable[tuple[int, Card]], winner: int | None, msg: pb.Trick
+) -> pb.Trick:
     msg.leader = leader
     for seat, card in plays:
         p = msg.plays.add()

@@ -4,8 +4,9 @@ and database blobs all go through there."""
 
 from __future__ import annotations
 
-from arena.faults import FaultKind
-from arena.gamelog import SCHEMA_VERSION, Fault, GameEnd, GameLog, HandLog, LoggedAction, SeatBot
+from arena.core.cards import Card
+from arena.faults import Fault, FaultKind
+from arena.gamelog import SCHEMA_VERSION, GameEnd, GameLog, HandLog, LoggedAction, SeatBot
 from arena.wire.codec import (
     MalformedMessage,
     _pair,
@@ -76,7 +77,7 @@ def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:
         raise MalformedMessage(f"record schema version {msg.schema_version}, expected {SCHEMA_VERSION}")
     hands = []
     for hm in msg.hands:
-        dealt = [()] * 4
+        dealt: list[tuple[Card, ...]] = [()] * 4
         for d in hm.dealt:
             if d.seat > 3:
                 raise MalformedMessage(f"hand {hm.hand_number}: no seat {d.seat}")

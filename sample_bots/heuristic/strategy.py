@@ -40,6 +40,7 @@ from arena.sdk import (
     Card,
     Phase,
     SeatView,
+    Suit,
     card_rank,
     card_suit,
     discard,
@@ -103,6 +104,13 @@ def _is_jack(card: Card) -> bool:
     return card != JOKER and card_rank(card) == JACK
 
 
+def _off_rank(card: Card) -> int:
+    """The rank of a card that is not trump: never the joker, which is always trump."""
+    rank = card_rank(card)
+    assert rank is not None, "the joker is always trump"
+    return rank
+
+
 # --- hand evaluation ---------------------------------------------------------------
 
 
@@ -128,7 +136,7 @@ def hand_strength(
     for c in cards:
         s = effective_suit(c, trump)
         if s != trump:
-            off_ranks.setdefault(s, []).append(card_rank(c))  # type: ignore[arg-type]
+            off_ranks.setdefault(s, []).append(_off_rank(c))
     for ranks in off_ranks.values():
         if ACE in ranks:
             value += 0.9
@@ -203,10 +211,10 @@ def best_discard(cards: tuple[Card, ...] | list[Card], trump: int) -> Card:
         counts[eff(c)] = counts.get(eff(c), 0) + 1
     singles = [c for c in off if counts[eff(c)] == 1 and card_rank(c) != ACE]
     if singles:
-        return min(singles, key=lambda c: card_rank(c))  # type: ignore[arg-type,return-value]
+        return min(singles, key=_off_rank)
     non_aces = [c for c in off if card_rank(c) != ACE]
     pool = non_aces or off
-    return min(pool, key=lambda c: (card_rank(c), counts[eff(c)]))  # type: ignore[arg-type]
+    return min(pool, key=lambda c: (_off_rank(c), counts[eff(c)]))
 
 
 def _after_pickup(cards: tuple[Card, ...] | list[Card], upcard: Card, trump: int) -> list[Card]:
@@ -235,7 +243,9 @@ def _may_win_by_one(view: SeatView) -> bool:
 
 def _bid_round_1(view: SeatView) -> Action:
     seat, dealer, upcard = view.seat, view.dealer, view.upcard
-    trump = int(card_suit(upcard))  # type: ignore[arg-type]
+    upcard_suit = card_suit(upcard)
+    assert upcard_suit is not None, "a turned joker skips round 1: the dealer names trump"
+    trump = int(upcard_suit)
     deck = view.rules.deck
     legal = view.legal_actions
     only_alone = ORDER_UP not in legal and ORDER_UP_ALONE in legal
@@ -268,8 +278,11 @@ def _bid_round_1(view: SeatView) -> Action:
     return _pick(view, [order_up(alone), ORDER_UP])
 
 
-def _suit_choices(view: SeatView) -> list[int]:
-    return sorted({a.suit for a in view.legal_actions if a.kind is ActionKind.NAME_TRUMP})  # type: ignore[type-var]
+def _suit_choices(view: SeatView) -> list[Suit]:
+    # (Every NAME_TRUMP action has its suit: the SDK's Action refuses one without.)
+    return sorted(
+        {a.suit for a in view.legal_actions if a.kind is ActionKind.NAME_TRUMP and a.suit is not None}
+    )
 
 
 def _bid_round_2(view: SeatView) -> Action:
@@ -372,7 +385,7 @@ class _Table:
         s = self.suit(card)
         if s == trump:
             return 100.0 + _trump_power(card, trump)
-        v = float(card_rank(card))  # type: ignore[arg-type]
+        v = float(_off_rank(card))
         if self.is_boss(card):
             v += 20.0
         if sum(1 for c in self.hand if follows_suit(c, s, trump)) == 1:
@@ -400,13 +413,13 @@ def _lead(view: SeatView, t: _Table, cards: list[Card]) -> Card:
                 eff(c) in t.voids[s] and trump not in t.voids[s] for s in opponents
             )
 
-        return min(bosses, key=lambda c: (ruffable(c), -card_rank(c)))  # type: ignore[operator]
+        return min(bosses, key=lambda c: (ruffable(c), -_off_rank(c)))
     if my_trumps and (ours or not off) and t.is_boss(my_trumps[0]):
         return my_trumps[0]
     if off:
         def short_low(c: Card) -> tuple[int, int]:
             length = sum(1 for d in cards if eff(d) == eff(c))
-            return (length, card_rank(c))  # type: ignore[return-value]
+            return (length, _off_rank(c))
 
         return min(off, key=short_low)
     return my_trumps[-1]
@@ -450,20 +463,20 @@ def _play(view: SeatView) -> Action:
     legal = view.legal_actions
     if len(legal) == 1:
         return legal[0]
-    cards = [a.card for a in legal]
+    cards = [a.card for a in legal if a.card is not None]  # all of them: each PLAY has its card
     t = _Table(view)
     trick = view.current_trick
     leading = trick is None or not trick.plays
-    card = (_lead if leading else _follow)(view, t, cards)  # type: ignore[arg-type]
+    card = (_lead if leading else _follow)(view, t, cards)
     return play(card)
 
 
 def _discard(view: SeatView) -> Action:
     trump = view.trump
-    cards = [a.card for a in view.legal_actions]
+    cards = [a.card for a in view.legal_actions if a.card is not None]  # each DISCARD has its card
     if trump is None:
         return view.legal_actions[0]
-    return discard(best_discard(cards, trump))  # type: ignore[arg-type]
+    return discard(best_discard(cards, trump))
 
 
 _BY_PHASE = {
