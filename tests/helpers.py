@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from random import Random
 
@@ -60,34 +58,20 @@ def processes_with_mark(mark: str) -> list[str]:
     return found
 
 
-LEFTOVER_GRACE = 30.0
-"""Seconds an orphan may take to be reaped before it counts as left behind: a wait, not
-a limit the arena must meet (the check ends as soon as nothing is left)."""
-
-
-@contextlib.contextmanager
-def marked_processes() -> Iterator[str]:
-    """Marks every process started inside the block (through the environment they
-    inherit) and fails if any of them is still alive at its end. Unlike a scan by command
-    line, it is fooled neither by other test runs on the same machine nor by the tests
-    that other pytest-xdist workers run at the same time: each block has its own mark."""
+@pytest.fixture
+def no_bot_left(monkeypatch):
+    """Marks every process this test starts (through the environment they inherit) and
+    fails the test if any of them is still alive at its end. Unlike a scan by command
+    line, it is not fooled by other test runs on the same machine."""
     mark = uuid.uuid4().hex
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("EUCHRE_TEST_MARK", mark)
-        yield mark
-    deadline = time.monotonic() + LEFTOVER_GRACE
+    monkeypatch.setenv("EUCHRE_TEST_MARK", mark)
+    yield mark
+    deadline = time.monotonic() + 3.0
     left = processes_with_mark(mark)
     while left and time.monotonic() < deadline:  # an orphan may take a moment to be reaped
         time.sleep(0.1)
         left = processes_with_mark(mark)
     assert not left, f"processes left running: {left}"
-
-
-@pytest.fixture
-def no_bot_left():
-    """`marked_processes` around one test: yields the test's mark."""
-    with marked_processes() as mark:
-        yield mark
 
 
 def play_random_game(seed: int, rules: RuleSet, names: tuple[str, ...]) -> GameLog:

@@ -224,13 +224,14 @@ def test_never_listening_times_out(tmp_path: Path, mark: str) -> None:
 
     async def main() -> None:
         async with open_bot_pool() as pool:
-            # (a start that ignored the limit would never return: the test's timeout)
+            start = time.monotonic()
             with pytest.raises(BotStartError) as info:
                 await pool.start(
                     make_spec("never_listens.py", mark),
                     log_path=tmp_path / "n.log",
                     startup_timeout=0.5,
                 )
+            assert time.monotonic() - start < 3.5  # 0.5 s + SIGTERM handling
             assert marked_pids(mark) == set()  # already gone, not only at pool exit
         message = str(info.value)
         assert re.search(r"did not listen on unix:\S+ within 0\.5 s", message)
@@ -297,10 +298,9 @@ def test_flooding_bot_is_capped_and_never_blocked(tmp_path: Path, mark: str) -> 
 
     async def main() -> None:
         async with open_bot_pool() as pool:
-            # A bot whose pipe is not drained blocks on its 64th KiB and never listens:
-            # the start fails. The limit is only generous, for a loaded machine.
-            bot = await pool.start(make_spec("flood.py", mark), log_path=log, log_cap=cap,
-                                   startup_timeout=45.0)
+            start = time.monotonic()
+            bot = await pool.start(make_spec("flood.py", mark), log_path=log, log_cap=cap)
+            assert time.monotonic() - start < 10
             await bot.stop()
 
     trio.run(main)
@@ -351,7 +351,7 @@ def test_bot_ignoring_sigterm_is_killed_after_the_grace_period(tmp_path: Path, m
             )
             start = time.monotonic()
             assert await bot.stop() == -signal.SIGKILL
-            assert time.monotonic() - start >= 0.5  # it had its grace before SIGKILL
+            assert 0.5 <= time.monotonic() - start < 2.0
             assert not alive(bot.pid)
 
     trio.run(main)
@@ -399,25 +399,7 @@ def test_bot_that_exits_by_itself_takes_its_group_along(tmp_path: Path, mark: st
     trio.run(main)
 
 
-def test_pool_exit_stops_its_bots_in_parallel(
-    tmp_path: Path, mark: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Bots that ignore SIGTERM each take their whole grace period: the pool waits them
-    out all at once (one grace period, not four), so the four stops overlap."""
-    in_flight = most = 0
-    real_stop = BotProcess.stop
-
-    async def counted_stop(self: BotProcess) -> int:
-        nonlocal in_flight, most
-        in_flight += 1
-        most = max(most, in_flight)
-        try:
-            return await real_stop(self)
-        finally:
-            in_flight -= 1
-
-    monkeypatch.setattr(BotProcess, "stop", counted_stop)
-
+def test_pool_exit_stops_its_bots_in_parallel(tmp_path: Path, mark: str) -> None:
     async def main() -> None:
         async with open_bot_pool() as pool:
             bots = [
@@ -426,7 +408,8 @@ def test_pool_exit_stops_its_bots_in_parallel(
                 )
                 for seat in range(4)
             ]
-        assert most == 4, f"at most {most} of the 4 stops were under way at once"
+            start = time.monotonic()
+        assert time.monotonic() - start < 1.5  # one grace period, not four
         assert [b.returncode for b in bots] == [-signal.SIGKILL] * 4
 
     trio.run(main)
@@ -519,13 +502,14 @@ def _start_driver(tmp_path: Path, mark: str) -> Driven:
 
 def test_sigkilled_arena_leaves_no_bot_or_grandchild(tmp_path: Path, mark: str) -> None:
     """kill -9 of the arena: PDEATHSIG takes the bot, the watchdog takes the rest of its
-    group (a grandchild ignoring SIGTERM) and tidies the socket and its directory away."""
+    group (a grandchild ignoring SIGTERM) and tidies the socket and its directory away,
+    within a second or two."""
     run = _start_driver(tmp_path, mark)
     pgid = pgid_of(run.bot_pid)
     assert len(group_members(pgid)) == 3  # watchdog, bot, grandchild
     run.driver.kill()
     run.driver.wait()
-    assert wait_until(lambda: not group_members(pgid), timeout=30.0)
+    assert wait_until(lambda: not group_members(pgid), timeout=2.0)
     assert not alive(run.bot_pid) and not alive(run.grandchild)
     assert not run.socket.parent.exists()
     assert "kid was killed" not in run.log.read_text()  # the arena's cleanup never ran
@@ -536,7 +520,7 @@ def test_ctrl_c_on_the_arena_stops_bots_in_order(tmp_path: Path, mark: str) -> N
     run = _start_driver(tmp_path, mark)
     pgid = pgid_of(run.bot_pid)
     run.driver.send_signal(signal.SIGINT)
-    assert run.driver.wait(timeout=30) != 0
+    assert run.driver.wait(timeout=10) != 0
     assert group_members(pgid) == set()
     assert not run.socket.parent.exists()
     assert run.log.read_text().rstrip().endswith("kid was killed by signal SIGKILL")
@@ -573,7 +557,7 @@ def test_pdeathsig_would_kill_a_bot_forked_from_a_worker_thread(
         proc = await trio.lowlevel.open_process(
             [sys.executable, "-c", "import time; time.sleep(30)"], preexec_fn=pdeathsig
         )
-        with trio.fail_after(30):  # a wait for PDEATHSIG, generous for a loaded machine
+        with trio.fail_after(5):
             assert await proc.wait() == -signal.SIGKILL
 
     trio.run(main)
@@ -587,7 +571,7 @@ def test_bot_outlives_idle_trio_worker_threads(
             bot = await pool.start(make_spec("listener.py", mark), log_path=tmp_path / "w.log")
             for _ in range(3):  # make sure worker threads exist, then let them all idle out
                 await trio.to_thread.run_sync(time.sleep, 0.01)
-            with trio.fail_after(30):  # a wait for the idle threads, generous
+            with trio.fail_after(5):
                 while _worker_threads():
                     await trio.sleep(0.05)
             await trio.sleep(0.2)
@@ -678,8 +662,8 @@ def test_a_child_in_a_new_session_dies_with_its_sealed_bot(tmp_path: Path, mark:
     async def main() -> None:
         async with open_bot_pool() as pool:
             bot = await pool.start(spec, log_path=tmp_path / "g.log")
-            assert wait_until(lambda: len(marked_pids(mark)) >= 2, 30)
+            assert wait_until(lambda: len(marked_pids(mark)) >= 2, 5)
             await bot.stop()
 
     trio.run(main)
-    assert wait_until(lambda: not marked_pids(mark), 30), "a process outlived its sandbox"
+    assert wait_until(lambda: not marked_pids(mark), 5), "a process outlived its sandbox"

@@ -12,12 +12,14 @@ import json
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ladder.ratings import (
     DEFAULT_PRIOR,
     ELO_INITIAL,
+    ELO_K_FACTOR,
+    ELO_SCALE,
     EloTable,
     elo_ratings,
     expected_score,
@@ -40,6 +42,14 @@ def results_proportional(true: dict[str, float], count: int) -> list[tuple[str, 
         out.append((a, b, expected_points - wins))
         out += [(a, b, 0.0)] * (count - wins - 1)
     return out
+
+
+# --- constants -----------------------------------------------------------------------------
+
+
+def test_constants_match_the_elo_package() -> None:
+    # sublee/elo elo.py: K_FACTOR = 10, INITIAL = 1200, BETA = 200, expect() uses 2 * BETA.
+    assert (ELO_K_FACTOR, ELO_INITIAL, ELO_SCALE) == (10, 1200, 400)
 
 
 # --- expected_score --------------------------------------------------------------------------
@@ -148,6 +158,7 @@ def test_elo_rejects_bad_results(result: tuple[str, str, float]) -> None:
         EloTable().update(*result)
 
 
+@settings(max_examples=50, deadline=None)
 @given(
     st.lists(
         st.tuples(
@@ -376,6 +387,7 @@ def test_fit_serializes_to_strict_json() -> None:
         fit.anchor = 0.0  # type: ignore[misc]
 
 
+@settings(max_examples=40, deadline=None)
 @given(
     st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=4, max_size=4),
     st.lists(

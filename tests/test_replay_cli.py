@@ -1,7 +1,5 @@
-"""`arena replay` and `arena verify` on record files and ladder databases: JSON round
-trip, tampering caught, and a seat's view in the terminal that shows nothing that seat
-could not see. The commands run in this process (as `arena` runs them: arena.cli.main);
-one test runs the real command line, for its exit code and streams."""
+"""`arena replay` and `arena verify` on record files: JSON round trip, tampering caught,
+and a seat's view in the terminal that shows nothing that seat could not see."""
 
 from __future__ import annotations
 
@@ -9,45 +7,21 @@ import os
 import sqlite3
 import subprocess
 import sys
-from dataclasses import dataclass
 
 import pytest
 from google.protobuf import json_format
 
-from arena import cli as arena_cli
 from arena import records
 from arena.core.actions import ActionKind
 from arena.core.cards import card_label
 from arena.core.rules import preset
 from arena.wire.gen.euchre.v1 import record_pb2, types_pb2
 from tests.helpers import play_random_game
-from tests.test_results_audit import ladder_db
-
-__all__ = ["ladder_db"]  # a fixture
 
 
-@dataclass
-class Ran:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@pytest.fixture
-def arena(capsys, monkeypatch):
-    """Runs `arena ARGS...` in this process, on a 160-column terminal."""
-    monkeypatch.setenv("COLUMNS", "160")
-
-    def run(*args: str) -> Ran:
-        capsys.readouterr()
-        try:
-            code = arena_cli.main(list(args))
-        except SystemExit as e:  # argparse's own errors
-            code = e.code if isinstance(e.code, int) else 2
-        out = capsys.readouterr()
-        return Ran(code, out.out, out.err)
-
-    return run
+def arena(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "COLUMNS": "160"})
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +32,7 @@ def record(tmp_path_factory):
     return path, log
 
 
-def test_json_export_round_trips(record, arena):
+def test_json_export_round_trips(record):
     path, _ = record
     proc = arena("replay", str(path), "--json")
     assert proc.returncode == 0, proc.stderr
@@ -69,7 +43,7 @@ def test_json_export_round_trips(record, arena):
     assert arena("verify", str(json_path)).returncode == 0
 
 
-def test_verify_passes_a_true_record_and_names_a_tampered_card(record, tmp_path, arena):
+def test_verify_passes_a_true_record_and_names_a_tampered_card(record, tmp_path):
     path, _ = record
     ok = arena("verify", str(path))
     assert ok.returncode == 0 and "1 record(s)" in ok.stdout
@@ -83,7 +57,7 @@ def test_verify_passes_a_true_record_and_names_a_tampered_card(record, tmp_path,
     assert "hand 2" in proc.stdout and "seat 1" in proc.stdout
 
 
-def test_verify_names_a_tampered_score(record, tmp_path, arena):
+def test_verify_names_a_tampered_score(record, tmp_path):
     path, _ = record
     msg = record_pb2.GameRecord.FromString(path.read_bytes())
     msg.hands[0].scores_after[0] += 1
@@ -93,7 +67,7 @@ def test_verify_names_a_tampered_score(record, tmp_path, arena):
     assert proc.returncode == 1 and "hand 0: score" in proc.stdout
 
 
-def test_verify_names_a_changed_action(record, tmp_path, arena):
+def test_verify_names_a_changed_action(record, tmp_path):
     path, _ = record
     msg = record_pb2.GameRecord.FromString(path.read_bytes())
     plays = [a for a in msg.hands[1].actions if a.action.kind == types_pb2.ACTION_KIND_PLAY]
@@ -104,7 +78,7 @@ def test_verify_names_a_changed_action(record, tmp_path, arena):
     assert proc.returncode == 1 and "hand 1, action" in proc.stdout and "illegal" in proc.stdout
 
 
-def test_terminal_view_from_a_seat_hides_other_hands_the_kitty_and_the_discard(record, arena):
+def test_terminal_view_from_a_seat_hides_other_hands_the_kitty_and_the_discard(record):
     path, log = record
     for number, hl in enumerate(log.hands[:3]):
         for seat in range(4):
@@ -127,7 +101,7 @@ def test_terminal_view_from_a_seat_hides_other_hands_the_kitty_and_the_discard(r
                 assert card_label(card) in full
 
 
-def test_html_export(record, tmp_path, arena):
+def test_html_export(record, tmp_path):
     path, _ = record
     out = tmp_path / "game.html"
     proc = arena("replay", str(path), "--html", str(out))
@@ -136,21 +110,24 @@ def test_html_export(record, tmp_path, arena):
 
 
 def test_bad_inputs_are_one_line_errors(tmp_path):
-    """The real command line: its exit code and what reaches the terminal's stderr."""
     junk = tmp_path / "junk.pb"
     junk.write_bytes(b"\xff\xff not a record")
     for args in (("replay", str(junk)), ("verify", str(tmp_path / "missing.pb")),
                  ("replay", str(junk), "--hand", "1")):
-        proc = subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True,
-                              text=True, timeout=120, env={**os.environ, "COLUMNS": "160"})
+        proc = arena(*args)
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert proc.stderr.startswith("arena: error:") and "Traceback" not in proc.stderr
-        assert len(proc.stderr.strip().splitlines()) == 1
 
 
-def test_a_ladder_database_replays_verifies_and_catches_tampering(ladder_db, tmp_path, arena):
-    # games stored as a ladder run stores them (the ladder run itself: test_ladder_run.py)
-    db, _ = ladder_db
+def test_a_ladder_database_replays_verifies_and_catches_tampering(tmp_path):
+    (tmp_path / "l.toml").write_text(
+        'bots = ["random", { name = "random-b", bot = "random" }]\n'
+        "games_per_pairing = 2\nconcurrency = 1\nseed = 5\n"
+    )
+    proc = subprocess.run([sys.executable, "-m", "ladder.cli", "run", str(tmp_path / "l.toml"),
+                           "--quiet"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    db = tmp_path / "l.sqlite"
     assert arena("verify", str(db)).returncode == 0
     with sqlite3.connect(db) as conn:
         game_id, blob = conn.execute("SELECT game_id, record FROM games ORDER BY seq").fetchone()

@@ -45,12 +45,12 @@ def serving(
         target=target, args=args, kwargs={"on_started": started.set, "stop": stop}, daemon=True
     )
     thread.start()
-    assert started.wait(60), "the bot never listened"  # a wait, generous for a loaded machine
+    assert started.wait(10), "the bot never listened"
     try:
         yield address, handler
     finally:
         stop.set()
-        thread.join(60)
+        thread.join(10)
         assert not thread.is_alive(), "the server did not stop"
 
 
@@ -158,7 +158,7 @@ class Recorder(sdk.Bot):
         try:
             time_left = game.time_left
             if first:
-                self.barrier.wait(60)
+                self.barrier.wait(20)
             else:
                 time.sleep(0.0005)
             # Other games' calls ran meanwhile: this call's game is still its own.
