@@ -184,12 +184,13 @@ def _observe(log: GameLog, bot_seats: set[int], report: Report) -> None:
 
 
 async def _run(bot: BotManifest, games: int, per_decision: float, report: Report,
-               rule_sets: dict[str, RuleSet], log_dir: Path, sandbox: bool = True) -> None:
+               rule_sets: dict[str, RuleSet], log_dir: Path, sandbox: bool = True,
+               start_limit: float = 10.0, grace: float = 2.0) -> None:
     tc = TimeControl(per_decision=per_decision, bank=max(60.0, per_decision * 40))
     async with open_bot_pool() as pool:
         for label, rules in rule_sets.items():
             worker = Worker(pool, rules, log_dir, name=label.replace(" ", "_").replace(",", ""),
-                            sandbox=sandbox)
+                            sandbox=sandbox, startup_timeout=start_limit, grace=grace)
             try:
                 started = time.monotonic()
                 try:
@@ -238,7 +239,7 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
             killed = [name for name, code in codes if code == -9]
             if killed:
                 report.add(f"{label}: stops on SIGTERM", False,
-                           "the bot had to be killed after the 2 s grace period\n"
+                           f"the bot had to be killed after the {grace:g} s grace period\n"
                            "fix: exit promptly on SIGTERM (the SDK does)")
             elif codes:
                 report.add(f"{label}: stops on SIGTERM", True, f"{len(codes)} process(es) exited")
@@ -278,7 +279,8 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
     sealed = "in the arena's sandbox" if sandbox else "WITHOUT a sandbox"
     console.print(f"checking [bold]{bot.label}[/bold] ({bot.source}), {sealed}; "
                   f"bot logs in {log_dir}")
-    trio.run(_run, bot, args.games, args.per_decision, report, rule_sets, log_dir, sandbox)
+    trio.run(_run, bot, args.games, args.per_decision, report, rule_sets, log_dir, sandbox,
+             args.start_limit, args.grace)
     accepted = {c.name.split(":")[0] for c in report.checks if c.name.endswith(": rules") and c.ok}
     if report.checks and not accepted and all(c.ok is not False for c in report.checks):
         report.add("rules", False, "the bot refused every rule set: accept at least 'standard'")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from arena import __version__
 from arena.cli_args import (
+    add_process_options,
     add_sandbox_option,
     add_time_options,
     check_sandbox_args,
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="folder for game records and bot logs (default runs/match-TIME)")
     add_time_options(m)
+    add_process_options(m)
 
     c = sub.add_parser("check-bot", help="check that a bot follows the protocol before you submit it",
                        description="Start the bot, handshake, drive it through every phase of "
@@ -74,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games per preset (default 4)")
     c.add_argument("--per-decision", type=seconds_arg, default=TimeControl().per_decision,
                    metavar="SECONDS", help="time limit per decision")
+    add_process_options(c)
     add_sandbox_option(c)
     c.add_argument("--rules", action="append", metavar="NAME",
                    help="check only this rule set (repeatable): standard, british, canadian, "
@@ -171,7 +174,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         stopped_by = trio.run(run_until_signal, lambda: run_games(
             match_specs(cfg), rules=rules, concurrency=cfg.concurrency, log_dir=out / "logs",
             on_done=on_done, transport=cfg.transport, sandbox=cfg.sandbox,
-            fresh_processes=cfg.fresh_processes,
+            fresh_processes=cfg.fresh_processes, startup_timeout=args.start_limit,
+            grace=args.grace,
         ))
     elapsed = time.monotonic() - started
     print_match_table(logs, [bot_a.name, bot_b.name], elapsed)

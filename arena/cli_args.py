@@ -56,6 +56,15 @@ def add_time_options(p: argparse.ArgumentParser) -> None:
     add_sandbox_option(p)
 
 
+def add_process_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--start-limit", type=seconds_arg, default=10.0, metavar="SECONDS",
+                   help="how long a bot process may take to listen on its address "
+                   "(default 10)")
+    p.add_argument("--grace", type=seconds_arg, default=2.0, metavar="SECONDS",
+                   help="how long a bot has to exit after SIGTERM before it is killed "
+                   "(default 2)")
+
+
 def add_sandbox_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-sandbox", action="store_true",
                    help="run bots unsealed, with your privileges and environment (trusted "

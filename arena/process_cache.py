@@ -29,7 +29,7 @@ from arena.manifest import BotManifest
 from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec
 from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.spec import Transport
-from arena.wire.transport import BotClient, BotIdentity
+from arena.wire.client import BotClient, BotIdentity
 
 HELLO_TIMEOUT = 5.0
 
@@ -67,6 +67,7 @@ class Worker:
         name: str = "w0",
         transport: Transport = "unix",
         startup_timeout: float = 10.0,
+        grace: float = 2.0,
         max_processes: int = 16,
         sandbox: bool = True,
         caps: Limits = DEFAULT_CAPS,
@@ -79,6 +80,7 @@ class Worker:
         self.name = name
         self.transport = transport
         self.startup_timeout = startup_timeout
+        self.grace = grace
         self.max_processes = max_processes
         self._instances: dict[_Key, BotInstance] = {}
 
@@ -122,6 +124,7 @@ class Worker:
                     log_path=log_path,
                     transport=self.transport,
                     startup_timeout=self.startup_timeout,
+                    grace=self.grace,
                 )
             except BotStartError as e:
                 raise BotFault(FaultKind.START_FAILED, str(e)) from None

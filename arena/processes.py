@@ -72,7 +72,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
 import os
 import shlex
 import shutil
@@ -873,11 +872,13 @@ class BotPool:
 
         Raises `BotStartError` (with nothing left running) if it cannot be made ready.
         ``log_cap`` bounds each run's output in ``log_path`` (appended to, never replaced);
-        ``grace`` is how long `BotProcess.stop` lets it handle SIGTERM.
+        ``grace`` is how long `BotProcess.stop` lets it handle SIGTERM. ``startup_timeout``
+        may be ``math.inf``: a bot that exits or fails still ends the wait at once, so only
+        one that stays up without ever listening would be waited for forever.
         """
         if self._closing:
             raise BotProcessError("this bot pool is closed")
-        if not (startup_timeout > 0 and math.isfinite(startup_timeout)):
+        if not startup_timeout > 0:  # NaN fails too; math.inf waits as long as it takes
             raise ValueError("startup_timeout must be a positive number of seconds")
         if log_cap < 0 or grace < 0:
             raise ValueError("log_cap and grace must not be negative")

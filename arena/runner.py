@@ -34,6 +34,7 @@ async def run_games(
     on_done: Callable[[GameSpec, GameLog], object],
     transport: Transport = "unix",
     startup_timeout: float = 10.0,
+    grace: float = 2.0,
     sandbox: bool = True,
     caps: Limits = DEFAULT_CAPS,
     fresh_processes: bool = False,
@@ -68,7 +69,7 @@ async def run_games(
             for i in range(concurrency):
                 worker = Worker(
                     pool, rules, log_dir, name=f"w{i}", transport=transport,
-                    startup_timeout=startup_timeout, sandbox=sandbox, caps=caps,
+                    startup_timeout=startup_timeout, grace=grace, sandbox=sandbox, caps=caps,
                 )
                 nursery.start_soon(work, worker, receive.clone())
 

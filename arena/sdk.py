@@ -81,7 +81,7 @@ from arena.core.events import ActionTaken, Event, GameEnded, HandEnded, HandStar
 from arena.core.hand import Phase
 from arena.core.rules import RuleSet
 from arena.core.view import SeatView, TrickView
-from arena.wire.transport import BotHandler, BotIdentity, Decision, GameStart, serve
+from arena.wire.server import BotHandler, BotIdentity, Decision, GameStart, serve
 
 ADDRESS_VARIABLE = ADDRESS_ENV
 

@@ -3,7 +3,7 @@
     python bench/decisions.py [--calls N] [--games N]
 
 The arena's path: build the seat view with the rules engine, encode it, call the bot
-through the trio/gRPC bridge of arena/wire/transport.py, decode and judge the answer.
+through the trio/gRPC bridge of arena/wire/client.py, decode and judge the answer.
 The bare path: a plain grpcio client (no arena, no trio) sending a prebuilt request of
 the same size to the same trivial bot process. Both run in this process, interleaved in
 blocks, so the machine's noise falls on both; the line `ratio: X.XX` is arena / bare
@@ -35,8 +35,8 @@ from arena.core.view import seat_view  # noqa: E402
 from arena.manifest import load_manifest  # noqa: E402
 from arena.processes import LaunchSpec, open_bot_pool  # noqa: E402
 from arena.wire import codec  # noqa: E402
+from arena.wire.client import BotClient  # noqa: E402
 from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
-from arena.wire.transport import BotClient  # noqa: E402
 
 
 def sample_states(n: int):

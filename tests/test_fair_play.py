@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import re
 import secrets
@@ -123,7 +124,7 @@ async def play_async(tmp_path: Path, bot_a: BotManifest, bot_b: BotManifest, *, 
 
     await run_games(
         match_specs(cfg), rules=cfg.rules, concurrency=concurrency, log_dir=out / "logs",
-        on_done=on_done, startup_timeout=10.0, sandbox=sandbox,
+        on_done=on_done, startup_timeout=math.inf, sandbox=sandbox,
     )
     return Match(sorted(done, key=lambda d: d[1].game_id), seed, out)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 
 import pytest
 
@@ -265,7 +264,7 @@ def test_bot_class_delegates_to_the_strategy():
 # --- whole games ----------------------------------------------------------------------
 
 
-def play_game(rules: RuleSet, seed: int, heuristic_seats, first_dealer: int, timing=None):
+def play_game(rules: RuleSet, seed: int, heuristic_seats, first_dealer: int):
     """One game, heuristic seats asking choose(), the others choosing at random."""
     rng = random.Random(seed)
     game = GameState(rules, seed, first_dealer=first_dealer)
@@ -273,10 +272,7 @@ def play_game(rules: RuleSet, seed: int, heuristic_seats, first_dealer: int, tim
         seat = game.turn
         view = seat_view(game, seat)
         if seat in heuristic_seats:
-            start = time.perf_counter()
             action = choose(view)
-            if timing is not None:
-                timing.append(time.perf_counter() - start)
             # The rules themselves, not choose()'s fallback, must give a legal action.
             assert propose(view) is action, (rules.name, seed, view.phase, propose(view))
             assert action in view.legal_actions
@@ -289,16 +285,13 @@ def play_game(rules: RuleSet, seed: int, heuristic_seats, first_dealer: int, tim
 def test_always_legal_in_every_preset_and_deck():
     rule_sets = [STANDARD, BRITISH, CANADIAN, DECK_32, DECK_33]
     seatings = [{0, 2}, {1, 3}, {0, 1, 2, 3}, {0}]
-    timing: list[float] = []
     phases_seen: set[str] = set()
     for i in range(300):
         rules = rule_sets[i % len(rule_sets)]
-        game = play_game(rules, 10_000 + i, seatings[i % len(seatings)], i % 4, timing)
+        game = play_game(rules, 10_000 + i, seatings[i % len(seatings)], i % 4)
         for r in game.results:
             phases_seen.add("alone" if r.alone else "partnered")
     assert phases_seen == {"alone", "partnered"}
-    mean = sum(timing) / len(timing)
-    assert mean < 1e-3, f"{mean * 1e6:.0f} µs per decision"
 
 
 def win_rate_vs_random(games: int, rules: RuleSet = STANDARD, seed0: int = 0) -> float:

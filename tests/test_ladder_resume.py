@@ -26,7 +26,7 @@ __all__ = ["no_bot_left"]
 
 def test_kill_9_mid_run_loses_nothing_and_doubles_nothing(tmp_path, no_bot_left):
     path = write_ladder(tmp_path, ['"random"', '{ name = "random-b", bot = "random" }'],
-                        games=16, concurrency=2)
+                        games=10, concurrency=2)
     cfg = load_ladder(path)
     db = cfg.database
     log = open(tmp_path / "first.log", "w")  # noqa: SIM115 - closed below
@@ -63,7 +63,7 @@ def test_kill_9_mid_run_loses_nothing_and_doubles_nothing(tmp_path, no_bot_left)
     assert conn.execute("SELECT status FROM runs").fetchall() == [("running",)]
     conn.close()
     before = stored(db)
-    assert 3 <= len(before) < 16
+    assert 3 <= len(before) < 10
 
     proc2 = ladder_cli("run", path, "--quiet")
     assert proc2.returncode == 0, proc2.stderr + proc2.stdout
@@ -76,17 +76,17 @@ def test_kill_9_mid_run_loses_nothing_and_doubles_nothing(tmp_path, no_bot_left)
     (count,) = conn.execute("SELECT count(*) FROM games").fetchone()
     runs = conn.execute("SELECT status, to_play, played FROM runs ORDER BY id").fetchall()
     conn.close()
-    assert count == len(planned) == 16  # ...exactly once
+    assert count == len(planned) == 10  # ...exactly once
     for gid, row in before.items():  # and what was committed before the kill is untouched
         assert after[gid] == row
-    assert runs[0] == ("killed", 16, len(before))
-    assert runs[1] == ("complete", 16 - len(before), 16 - len(before))
-    assert "16 of 16 planned games stored: complete" in proc2.stdout
+    assert runs[0] == ("killed", 10, len(before))
+    assert runs[1] == ("complete", 10 - len(before), 10 - len(before))
+    assert "10 of 10 planned games stored: complete" in proc2.stdout
 
     # every stored record replays exactly under the rules, including those cut short
     verify = subprocess.run([sys.executable, "-m", "arena.cli", "verify", str(db)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert verify.returncode == 0 and "16 record(s)" in verify.stdout, verify.stdout
+    assert verify.returncode == 0 and "10 record(s)" in verify.stdout, verify.stdout
 
     # nothing left to play: a third run plays nothing and changes nothing
     proc3 = ladder_cli("run", path, "--quiet")

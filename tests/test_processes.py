@@ -9,6 +9,7 @@ child (the watchdogs are its children too).
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import signal
@@ -205,7 +206,12 @@ def test_exit_before_listening_reports_code_and_log_tail(tmp_path: Path, mark: s
     async def main() -> None:
         async with open_bot_pool() as pool:
             with pytest.raises(BotStartError) as info:
-                await pool.start(make_spec("exits_at_once.py", mark), log_path=tmp_path / "x.log")
+                # No start limit: an exit still ends the wait at once.
+                await pool.start(
+                    make_spec("exits_at_once.py", mark),
+                    log_path=tmp_path / "x.log",
+                    startup_timeout=math.inf,
+                )
         message = str(info.value)
         assert message.startswith(
             "bot 'exits_at_once' failed to start: exited with code 3 before listening on unix:"
@@ -215,6 +221,22 @@ def test_exit_before_listening_reports_code_and_log_tail(tmp_path: Path, mark: s
         assert "noise line 29" in message and "noise line 5\n" not in message
         assert len([ln for ln in message.splitlines() if ln.startswith("    | ")]) == 20
         assert info.value.spec.name == "exits_at_once"
+
+    trio.run(main)
+
+
+@pytest.mark.parametrize("limit", [0.0, -1.0, math.nan])
+def test_a_start_limit_must_be_a_positive_number_of_seconds(
+    tmp_path: Path, mark: str, limit: float
+) -> None:
+    async def main() -> None:
+        async with open_bot_pool() as pool:
+            with pytest.raises(ValueError, match="startup_timeout must be a positive number"):
+                await pool.start(
+                    make_spec("listener.py", mark), log_path=tmp_path / "l.log",
+                    startup_timeout=limit,
+                )
+            assert marked_pids(mark) == set()  # refused before anything started
 
     trio.run(main)
 
@@ -231,7 +253,8 @@ def test_never_listening_times_out(tmp_path: Path, mark: str) -> None:
                     log_path=tmp_path / "n.log",
                     startup_timeout=0.5,
                 )
-            assert time.monotonic() - start < 3.5  # 0.5 s + SIGTERM handling
+            # Its own 0.5 s limit, not the default of 10 s (the margin is for a busy machine).
+            assert time.monotonic() - start < 5.0
             assert marked_pids(mark) == set()  # already gone, not only at pool exit
         message = str(info.value)
         assert re.search(r"did not listen on unix:\S+ within 0\.5 s", message)
@@ -298,9 +321,7 @@ def test_flooding_bot_is_capped_and_never_blocked(tmp_path: Path, mark: str) -> 
 
     async def main() -> None:
         async with open_bot_pool() as pool:
-            start = time.monotonic()
             bot = await pool.start(make_spec("flood.py", mark), log_path=log, log_cap=cap)
-            assert time.monotonic() - start < 10
             await bot.stop()
 
     trio.run(main)
@@ -351,7 +372,7 @@ def test_bot_ignoring_sigterm_is_killed_after_the_grace_period(tmp_path: Path, m
             )
             start = time.monotonic()
             assert await bot.stop() == -signal.SIGKILL
-            assert 0.5 <= time.monotonic() - start < 2.0
+            assert time.monotonic() - start >= 0.5  # it had its grace period
             assert not alive(bot.pid)
 
     trio.run(main)
@@ -404,12 +425,13 @@ def test_pool_exit_stops_its_bots_in_parallel(tmp_path: Path, mark: str) -> None
         async with open_bot_pool() as pool:
             bots = [
                 await pool.start(
-                    make_spec("ignores_term.py", mark), log_path=tmp_path / f"{seat}.log", grace=0.5
+                    make_spec("ignores_term.py", mark), log_path=tmp_path / f"{seat}.log", grace=1.0
                 )
                 for seat in range(4)
             ]
             start = time.monotonic()
-        assert time.monotonic() - start < 1.5  # one grace period, not four
+        # One after the other would take four grace periods; together, little more than one.
+        assert time.monotonic() - start < 3.0
         assert [b.returncode for b in bots] == [-signal.SIGKILL] * 4
 
     trio.run(main)

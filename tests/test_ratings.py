@@ -18,8 +18,6 @@ from hypothesis import strategies as st
 from ladder.ratings import (
     DEFAULT_PRIOR,
     ELO_INITIAL,
-    ELO_K_FACTOR,
-    ELO_SCALE,
     EloTable,
     elo_ratings,
     expected_score,
@@ -42,14 +40,6 @@ def results_proportional(true: dict[str, float], count: int) -> list[tuple[str, 
         out.append((a, b, expected_points - wins))
         out += [(a, b, 0.0)] * (count - wins - 1)
     return out
-
-
-# --- constants -----------------------------------------------------------------------------
-
-
-def test_constants_match_the_elo_package() -> None:
-    # sublee/elo elo.py: K_FACTOR = 10, INITIAL = 1200, BETA = 200, expect() uses 2 * BETA.
-    assert (ELO_K_FACTOR, ELO_INITIAL, ELO_SCALE) == (10, 1200, 400)
 
 
 # --- expected_score --------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The README keeps its promises: two commands first, and the bot it shows really plays."""
+"""The README keeps its promise: the bot it shows really plays."""
 
 from __future__ import annotations
 
@@ -13,13 +13,6 @@ README = (ROOT / "README.md").read_text()
 
 def code_blocks(lang: str) -> list[str]:
     return re.findall(rf"```{lang}\n(.*?)```", README, flags=re.S)
-
-
-def test_readme_starts_with_the_two_commands_and_ci_runs_the_second():
-    first = README.split("```")[1]
-    commands = [line.split("#")[0].strip() for line in first.splitlines()[1:] if line.strip()]
-    assert commands == ["bash scripts/demo", "bash scripts/test"]
-    assert "scripts/test" in (ROOT / ".ci" / "run").read_text()
 
 
 def test_the_readme_bot_passes_check_bot(tmp_path):

@@ -401,10 +401,3 @@ def test_screenshot(browser, game_log):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(data) > 30_000, len(data)
 
-
-def test_install_script_is_there():
-    script = ROOT / "scripts" / "install_chromium.sh"
-    assert script.exists() and os.access(script, os.X_OK)
-    text = script.read_text()
-    assert re.search(r"apt-get install -y .*--no-install-recommends chromium", text)
-    assert "apt-get update" in text and "/usr/bin/chromium" in text

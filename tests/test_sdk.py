@@ -24,7 +24,8 @@ from arena.core.hand import Phase
 from arena.core.rules import preset
 from arena.core.view import seat_view
 from arena.spec import TimeControl
-from arena.wire.transport import BotClient, serve
+from arena.wire.client import BotClient
+from arena.wire.server import serve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -315,7 +316,7 @@ def test_a_game_never_ended_is_dropped_once_stale():
     now = [0.0]
     bot = Recorder(games_at_once=1)
     handler = sdk._Handler(bot, clock=lambda: now[0])
-    from arena.wire.transport import GameStart
+    from arena.wire.server import GameStart
 
     rules = preset("standard")
     handler.handle_start_game(GameStart("lost", 1, rules, ("a", "b", "c", "d"), 2.0, 60.0))

@@ -21,8 +21,8 @@ from arena.core.game import GameState
 from arena.core.rules import PRESETS, preset
 from arena.core.view import seat_view
 from arena.wire import codec
+from arena.wire.client import BotClient
 from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc, types_pb2
-from arena.wire.transport import BotClient
 
 ROOT = Path(__file__).resolve().parent.parent
 GEN = ROOT / "arena" / "wire" / "gen"

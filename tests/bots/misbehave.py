@@ -1,8 +1,9 @@
 """A bot that misbehaves on purpose, for the arena's tests: `python misbehave.py MODE`.
 
 It serves the protocol with the generated code directly (not the SDK) so it can send
-what the SDK never would. Modes:
-  good          plays the first legal action (a control)
+what the SDK never would. Where it plays legally it picks at random, seeded by the game and
+the decision, so games end as soon as a random bot's do. Modes:
+  good          plays a legal action (a control)
   never-listen  runs but never listens
   exit-at-once  exits at once with a message
   hang          never answers its 3rd decision
@@ -22,6 +23,7 @@ what the SDK never would. Modes:
 
 import base64
 import os
+import random
 import signal
 import sys
 import threading
@@ -51,7 +53,8 @@ class Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
     def Decide(self, request, context):
         self.decisions += 1
         action = types_pb2.Action()
-        action.CopyFrom(request.legal_actions[0])
+        pick = random.Random(f"{request.game_id}:{self.decisions}")
+        action.CopyFrom(pick.choice(request.legal_actions))
         if MODE == "record":
             print("REQUEST", base64.b64encode(request.SerializeToString()).decode(), flush=True)
         elif MODE == "hang" and self.decisions == 3:
