@@ -22,6 +22,7 @@ import trio
 from rich.console import Console
 from rich.table import Table
 
+from arena.check_rules import CHECK_EXTRA_RULES
 from arena.core import actions as A
 from arena.core.actions import Action
 from arena.core.cards import JOKER
@@ -51,16 +52,7 @@ HINTS = {
     FaultKind.ILLEGAL_ACTION: "answer only with one of DecideRequest.legal_actions",
 }
 
-# Extra rule sets beyond the presets: the other decks and the options that open phases
-# the presets do not (lone defenders under maker-only alone, the dealer's trump rule).
-EXTRA_RULES = {
-    "32-card": RuleSet(name="32-card", deck=32),
-    "33-card": RuleSet(
-        name="33-card", deck=33, joker=True, stick_the_dealer=False,
-        lone_defender=LoneDefender.ALLOWED, dealer_needs_trump_to_pick_up=True,
-    ),
-}
-
+EXTRA_RULES = CHECK_EXTRA_RULES
 
 # --- house policies: the seats around the bot ------------------------------------
 
@@ -122,23 +114,35 @@ def _joker_seed(rules: RuleSet, start: int, dealer: int) -> int | None:
 
 def scenarios(rules: RuleSet, games: int, base_seed: int) -> list[Scenario]:
     bot: Literal["BOT"] = "BOT"
+    n = rules.seats
+    last = n - 1
+
+    def table(**by_seat: Literal["BOT"] | HousePolicy) -> tuple[Literal["BOT"] | HousePolicy, ...]:
+        """Seats named s0, s1, ...; the others `rest` (pass_all unless given)."""
+        rest = by_seat.pop("rest", pass_all)
+        return tuple(by_seat.get(f"s{seat}", rest) for seat in range(n))
+
     out = [
-        Scenario(f"self-play {i + 1}", rules, derive_seed(base_seed, i), i % 4, (bot,) * 4)
+        Scenario(f"self-play {i + 1}", rules, derive_seed(base_seed, i), i % n, (bot,) * n)
         for i in range(games)
     ]
     s = derive_seed(base_seed, 100)
-    # dealer is seat 3 (the bot); everybody passes: the bot decides both rounds as dealer
-    out.append(Scenario("round 2 as dealer", rules, s, 3, (pass_all, pass_all, pass_all, bot)))
-    # left of the bot (dealer) orders up: the bot takes the upcard and discards
-    out.append(Scenario("dealer's discard", rules, s, 3, (order_up, pass_all, pass_all, bot)))
-    # dealer 2: seat 3 (the bot's partner) speaks first and goes alone; the bot sits out
-    out.append(Scenario("partner alone", rules, s, 2, (pass_all, bot, pass_all, go_alone)))
-    # dealer 1: seat 2 (an opponent) speaks first and goes alone; the bot defends
-    out.append(Scenario("defending a lone hand", rules, s, 1, (bot, pass_all, go_alone, bot)))
+    # the bot deals (the last seat); everybody passes: it decides both rounds as dealer
+    out.append(Scenario("round 2 as dealer", rules, s, last, table(**{f"s{last}": bot})))
+    # left of the bot (dealer) orders up: the bot takes the upcard (or may decline it)
+    # and discards
+    out.append(Scenario("dealer's discard", rules, s, last,
+                        table(s0=order_up, **{f"s{last}": bot})))
+    # dealer 2: seat 3 speaks first and goes alone; the bot, its partner(s), sits out
+    out.append(Scenario("partner alone", rules, s, 2, table(
+        s3=go_alone, **{f"s{p}": bot for p in range(1, n, 2) if p != 3})))
+    # dealer 1: seat 2 speaks first and goes alone; the bot defends (and sits out too)
+    out.append(Scenario("defending a lone hand", rules, s, 1,
+                        table(s1=pass_all, s2=go_alone, rest=bot)))
     if rules.joker:
         seed = _joker_seed(rules, base_seed, 0)
         if seed is not None:
-            out.append(Scenario("joker turned up", rules, seed, 0, (bot, pass_all, pass_all, pass_all)))
+            out.append(Scenario("joker turned up", rules, seed, 0, table(s0=bot)))
     return out
 
 
@@ -248,8 +252,10 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
 def expected_phases(rule_sets: dict[str, RuleSet]) -> list[str]:
     phases = [Phase.BID_ROUND_1, Phase.BID_ROUND_2, Phase.DEALER_DISCARD, Phase.PLAY]
     out = [p.value for p in phases]
-    if any(r.joker for r in rule_sets.values()):
+    if any(r.joker and not r.turned_joker_bid for r in rule_sets.values()):
         out.append(Phase.DEALER_NAMES_TRUMP.value)
+    if any(r.dealer_may_decline for r in rule_sets.values()):
+        out.append(Phase.DEALER_PICKUP.value)
     if any(r.who_may_go_alone is WhoMayGoAlone.ANY_PLAYER
            or r.lone_defender is not LoneDefender.NOT_ALLOWED for r in rule_sets.values()):
         out.append(Phase.GOING_ALONE.value)

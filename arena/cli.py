@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena import __version__
+from arena.check_rules import CHECK_EXTRA_RULES
 from arena.cli_args import (
     add_process_options,
     add_sandbox_option,
@@ -52,8 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("bot_a", metavar="BOT_A")
     m.add_argument("bot_b", metavar="BOT_B")
     m.add_argument("--games", type=positive_int, default=20, help="games to play (default 20)")
-    m.add_argument("--rules", default="standard", choices=list(PRESETS),
-                   help="rule preset (default standard)")
+    m.add_argument("--rules", default="standard", choices=list(PRESETS), metavar="PRESET",
+                   help=f"rule preset: {', '.join(PRESETS)} (default standard)")
     m.add_argument("--seed", type=seed_arg, default=None,
                    help="fix every deal (default: a secret random key). Publishing a seed "
                    "publishes the deals: a bot that knows it knows every hand")
@@ -79,14 +80,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_process_options(c)
     add_sandbox_option(c)
     c.add_argument("--rules", action="append", metavar="NAME",
-                   help="check only this rule set (repeatable): standard, british, canadian, "
-                   "32-card, 33-card (default: all)")
+                   help="check only this rule set (repeatable): "
+                   f"{', '.join([*PRESETS, *CHECK_EXTRA_RULES])} (default: all)")
 
     r = sub.add_parser("replay", help="show a recorded game in the terminal or as an HTML page",
                        description="GAME is a record file (.pb or .json), or a ladder database "
                        "followed by a game id.")
     r.add_argument("game", nargs="+", metavar="GAME")
-    r.add_argument("--seat", type=int, choices=range(4), default=None,
+    r.add_argument("--seat", type=int, choices=range(6), default=None,
                    help="show only what this seat could see")
     r.add_argument("--hand", type=int, default=None, metavar="K", help="show only hand K (from 0)")
     r.add_argument("--html", type=Path, default=None, metavar="OUT.html",

@@ -60,7 +60,7 @@ class HandLog:
     hand_number: int
     dealer: int
     dealt: tuple[tuple[Card, ...], ...]
-    """Each seat's five cards as dealt, by seat."""
+    """Each seat's cards as dealt, by seat."""
     kitty: tuple[Card, ...]
     """Upcard first."""
     actions: list[LoggedAction] = field(default_factory=list)
@@ -83,6 +83,7 @@ class GameLog:
     hands: list[HandLog] = field(default_factory=list)
     final_scores: tuple[int, int] = (0, 0)
     winning_team: int | None = None
+    """None while unfinished, and for a draw (see `drawn`)."""
     end: GameEnd | None = None
     faults: list[Fault] = field(default_factory=list)
     started_ms: int = 0
@@ -90,6 +91,15 @@ class GameLog:
     schema_version: int = SCHEMA_VERSION
     table_id: str = ""
     """The opaque id the bots were told (game_id is the arena's own)."""
+
+    @property
+    def drawn(self) -> bool:
+        """Played to its end level (league play): nobody won."""
+        return self.end is GameEnd.COMPLETED and self.winning_team is None
+
+    def points_of_team(self, team: int) -> float:
+        """1 for a win, 0.5 for a draw, 0 for a loss: what ratings count."""
+        return 0.5 if self.drawn else float(self.winning_team == team)
 
     @property
     def sandboxed(self) -> bool:

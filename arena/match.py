@@ -46,6 +46,7 @@ def match_specs(cfg: MatchConfig) -> Iterator[GameSpec]:
     key = new_key() if cfg.seed is None else key_from_seed(cfg.seed)
     a, b = cfg.bot_a, cfg.bot_b
     for number in range(cfg.games):
-        game = plan_game(a.name, b.name, number, key=key, duplicate=True, seq=number)
+        game = plan_game(a.name, b.name, number, key=key, duplicate=True, seq=number,
+                         seats=cfg.rules.seats)
         yield game_spec(game, {a.name: a, b.name: b}, rules=cfg.rules,
                         time_control=cfg.time_control, fault_policy=cfg.fault_policy)

@@ -47,18 +47,20 @@ class PlannedGame:
     seed: int
     first_dealer: int
     a_team: int
-    """bot_a holds seats a_team and a_team + 2."""
+    """bot_a holds the seats of this parity (a_team, a_team + 2, ...)."""
     table_id: str = ""
     """The opaque id bots are told."""
     family: int = 0
     """The process family that plays it: the half of its duplicate pair."""
+    table_size: int = 4
+    """Seats at the table: 4, or 6."""
 
     @property
-    def seats(self) -> tuple[str, str, str, str]:
+    def seats(self) -> tuple[str, ...]:
         a, b = self.bot_a, self.bot_b
         even = a if self.a_team == 0 else b
         odd = a if self.a_team == 1 else b
-        return (even, odd, even, odd)
+        return tuple(odd if seat % 2 else even for seat in range(self.table_size))
 
 
 def game_id(bot_a: str, bot_b: str, number: int) -> str:
@@ -66,13 +68,14 @@ def game_id(bot_a: str, bot_b: str, number: int) -> str:
 
 
 def plan_game(bot_a: str, bot_b: str, number: int, *, key: bytes, duplicate: bool,
-              seq: int = 0) -> PlannedGame:
+              seq: int = 0, seats: int = 4) -> PlannedGame:
     """Game `number` of the pairing (bot_a, bot_b) under the deal `key`. A ladder writes
     its pairings name-sorted, so that a game's id does not depend on the file's order."""
     if bot_a == bot_b:
         raise ValueError(f"a pairing is of two bots, not {bot_a!r} twice")
     deal = number // 2 if duplicate else number
-    dealer_round = number // 2  # the first dealer moves on every second game in both modes
+    # The first dealer moves on every second game in both modes, round the table.
+    dealer_round = number // 2
     gid = game_id(bot_a, bot_b, number)
     return PlannedGame(
         seq=seq,
@@ -82,10 +85,11 @@ def plan_game(bot_a: str, bot_b: str, number: int, *, key: bytes, duplicate: boo
         number=number,
         deal=deal,
         seed=deal_seed(key, bot_a, bot_b, deal),
-        first_dealer=dealer_round % 4,
+        first_dealer=dealer_round % seats,
         a_team=number % 2,
         table_id=table_id(key, gid),
         family=number % 2 if duplicate else 0,
+        table_size=seats,
     )
 
 
@@ -102,7 +106,9 @@ def game_spec(
         rules=rules,
         seed=game.seed,
         first_dealer=game.first_dealer,
-        seat_bots=seat_assignment(manifests[game.bot_a], manifests[game.bot_b], game.a_team),
+        seat_bots=seat_assignment(
+            manifests[game.bot_a], manifests[game.bot_b], game.a_team, rules.seats
+        ),
         time_control=time_control,
         fault_policy=fault_policy,
         table_id=game.table_id,

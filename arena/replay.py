@@ -58,7 +58,9 @@ def replay(log: GameLog) -> Iterator[Point]:
             raise Divergence(where, f"recorded as hand {hl.hand_number}")
         if hl.dealer != dealt.dealer:
             raise Divergence(where, f"dealer {hl.dealer} recorded, the rotation gives {dealt.dealer}")
-        for seat in range(4):
+        if len(hl.dealt) != len(dealt.hands):
+            raise Divergence(where, f"{len(hl.dealt)} seats dealt, the rules have {len(dealt.hands)}")
+        for seat in range(len(dealt.hands)):
             if tuple(hl.dealt[seat]) != dealt.hands[seat]:
                 raise Divergence(
                     where,
@@ -117,11 +119,11 @@ def _check_end(log: GameLog, game: GameState) -> None:
         raise Divergence("end", f"final score {log.final_scores} recorded, the rules give {scores}")
     if log.end is GameEnd.COMPLETED:
         if not game.over:
-            raise Divergence("end", "recorded as completed, but no team reached the target")
+            raise Divergence("end", "recorded as completed, but the game is not over by the rules")
         if game.winner != log.winning_team:
-            raise Divergence(
-                "end", f"team {log.winning_team} recorded as winner, the rules give {game.winner}"
-            )
+            recorded = "a draw" if log.winning_team is None else f"team {log.winning_team} as winner"
+            ruled = "a draw" if game.winner is None else f"team {game.winner}"
+            raise Divergence("end", f"{recorded} recorded, the rules give {ruled}")
     elif log.end is GameEnd.FORFEIT:
         if game.over:
             raise Divergence("end", "recorded as forfeited, but the game was finished")

@@ -103,12 +103,15 @@ def _action_text(seat_names: list[str], seat: int, action: Action, hidden: bool)
 def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
               console: Console | None = None) -> None:
     console = console or Console()
+    n = log.rules.seats
     names = [f"seat {s.seat} {s.name}" for s in sorted(log.seats, key=lambda s: s.seat)]
-    if len(names) != 4:
-        names = [f"seat {s}" for s in range(4)]
+    if len(names) != n:
+        names = [f"seat {s}" for s in range(n)]
     header = Table.grid(padding=(0, 2))
     header.add_row("game", log.game_id)
-    header.add_row("rules", f"{log.rules.name} (deck {log.rules.deck}, to {log.rules.target})")
+    r = log.rules
+    length = f"{r.hand_limit} hands" if r.hand_limit else f"to {r.target}"
+    header.add_row("rules", f"{r.name} ({r.seats} seats, deck {r.deck}, {length})")
     if seat is None:  # the seed deals every hidden card
         header.add_row("seed", str(log.seed))
     if log.table_id:
@@ -116,10 +119,11 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
     unsealed = [names[s.seat] for s in log.seats if not s.sandboxed]
     header.add_row("sandbox", "every seat sealed" if not unsealed else Text(
         f"NOT sealed: {', '.join(unsealed)} (could have seen hidden cards)", style="bold red"))
-    header.add_row("team 0", f"{names[0]} + {names[2]}")
-    header.add_row("team 1", f"{names[1]} + {names[3]}")
-    header.add_row("result", f"{log.final_scores[0]}-{log.final_scores[1]}, team "
-                   f"{log.winning_team} won ({log.end.value if log.end else '?'})")
+    for team in (0, 1):
+        header.add_row(f"team {team}", " + ".join(names[team::2]))
+    verdict = "a draw" if log.drawn else f"team {log.winning_team} won"
+    header.add_row("result", f"{log.final_scores[0]}-{log.final_scores[1]}, {verdict} "
+                   f"({log.end.value if log.end else '?'})")
     if seat is not None:
         header.add_row("view", f"only what {names[seat]} could see")
     console.print(header)
@@ -164,7 +168,7 @@ class _HandPrinter:
                      f"score {game.scores[0]}-{game.scores[1]}")
         console.print(Text("upcard ") + card_text(h.upcard))
         if seat is None:
-            for s in range(4):
+            for s in range(len(h.hands)):
                 console.print(Text(f"  {names[s]:<28}") + cards_text(h.hands[s]))
         else:
             view = seat_view(game, seat)
@@ -233,6 +237,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     log = load_game(args.game)
     if args.hand is not None and not 0 <= args.hand < len(log.hands):
         raise ConfigError(f"no hand {args.hand}: the game has hands 0 to {len(log.hands) - 1}")
+    if args.seat is not None and args.seat >= log.rules.seats:
+        raise ConfigError(f"no seat {args.seat}: the game has seats 0 to {log.rules.seats - 1}")
     if args.json:
         print(records.to_json(log))
         return 0

@@ -208,11 +208,12 @@ class _Builder:
         end: str | None = None,
     ) -> None:
         """Records one step: each perspective as [public, private, last action] indices."""
+        seat_range = range(game.rules.seats)
         if game.hand is hand:
-            views = [seat_view(game, s) for s in range(4)]
+            views = [seat_view(game, s) for s in seat_range]
         else:  # the hand is over and the next one dealt: the same view, of this hand
             scores = (game.scores[0], game.scores[1])
-            views = [hand_view(hand, s, hl.hand_number, scores) for s in range(4)]
+            views = [hand_view(hand, s, hl.hand_number, scores) for s in seat_range]
         if a_index == 0:
             self._prev = None
         turn = views[0].turn
@@ -234,7 +235,8 @@ class _Builder:
 def build_data(log: GameLog) -> dict[str, Any]:
     """Everything the page shows, as JSON-able data (render_html embeds it)."""
     by_seat = {sb.seat: sb for sb in log.seats}
-    names = [by_seat[s].name if s in by_seat else f"seat {s}" for s in range(4)]
+    seat_range = range(log.rules.seats)
+    names = [by_seat[s].name if s in by_seat else f"seat {s}" for s in seat_range]
     b = _Builder()
     hand_index = {id(hl): i for i, hl in enumerate(log.hands)}
     error: str | None = None
@@ -280,7 +282,9 @@ def build_data(log: GameLog) -> dict[str, Any]:
             finish(*cur)
 
     winner = log.winning_team
-    if log.end is GameEnd.COMPLETED:
+    if log.drawn:
+        summary = f"Game over: a draw {log.final_scores[0]}–{log.final_scores[1]}"
+    elif log.end is GameEnd.COMPLETED:
         summary = f"Game over: Team {winner} wins {log.final_scores[0]}–{log.final_scores[1]}"
     elif log.end is GameEnd.FORFEIT:
         summary = f"Forfeit: Team {winner} wins ({log.final_scores[0]}–{log.final_scores[1]})"
@@ -298,7 +302,7 @@ def build_data(log: GameLog) -> dict[str, Any]:
         },
         "seats": [
             {"name": names[s], "version": by_seat[s].version if s in by_seat else "", "team": s % 2}
-            for s in range(4)
+            for s in seat_range
         ],
         "faults": [
             {"seat": f.seat, "hand": f.hand_number, "kind": f.kind.value, "detail": f.detail,
@@ -347,7 +351,10 @@ def render_html(log: GameLog) -> str:
     """The game as one self-contained HTML page (inline CSS and JS, no network)."""
     data = build_data(log)
     seats = data["seats"]
-    teams = [" &amp; ".join(html.escape(seats[s]["name"]) for s in (t, t + 2)) for t in (0, 1)]
+    teams = [  # each bot once: a team is often one bot in two or three seats
+        " &amp; ".join(dict.fromkeys(html.escape(seat["name"]) for seat in seats[t::2]))
+        for t in (0, 1)
+    ]
     page, css, js = _assets()
     parts = {
         "TITLE": f"Euchre replay {html.escape(log.game_id)}: {teams[0]} vs {teams[1]}",

@@ -18,7 +18,8 @@ def bot_table(stats: Sequence[BotStats], title: str) -> Table:
         t.add_column(col, justify="left" if col == "bot" else "right")
     for s in stats:
         t.add_row(
-            s.name, str(s.games), str(s.wins), f"{100 * s.win_rate:.1f}", str(s.points),
+            s.name, str(s.games), str(s.wins) + (f" (+{s.draws} drawn)" if s.draws else ""),
+            f"{100 * s.win_rate:.1f}", str(s.points),
             str(s.calls), f"{s.pct(s.makes, s.calls):.0f}", str(s.euchred), str(s.euchres),
             f"{s.alone_marches}/{s.alone_makers}", str(s.faults) if not s.faults else f"[red]{s.faults}",
             f"{s.mean_think_ms:.2f}", f"{s.max_think_ms:.1f}",

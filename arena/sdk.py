@@ -136,6 +136,12 @@ def trick_winner(
     return plays[trick_winner_index([c for _, c in plays], trump)]
 
 
+def partners(seat: int, seats: int) -> tuple[int, ...]:
+    """The seat's partners (team = seat % 2), clockwise from it: one of four seats, two of
+    six."""
+    return tuple((seat + k) % seats for k in range(2, seats, 2))
+
+
 @cache
 def trump_order(trump: Suit | int, deck: int) -> tuple[Card, ...]:
     """Every trump of a `deck`-card deck, highest first (joker, right bower, left bower,
@@ -496,6 +502,7 @@ __all__ = [
     "order_up",
     "outstanding_cards",
     "parse_card",
+    "partners",
     "play",
     "run",
     "trick_power",

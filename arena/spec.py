@@ -80,9 +80,12 @@ class GameSpec:
     """The process family that plays it (see arena.process_cache)."""
 
 
-def seat_assignment(bot_a: BotManifest, bot_b: BotManifest, a_team: int) -> tuple[BotManifest, ...]:
-    """The bots by seat when bot_a plays as team a_team (seats a_team and a_team + 2)."""
-    return tuple(bot_a if seat % 2 == a_team else bot_b for seat in range(4))
+def seat_assignment(
+    bot_a: BotManifest, bot_b: BotManifest, a_team: int, seats: int = 4
+) -> tuple[BotManifest, ...]:
+    """The bots by seat when bot_a plays as team a_team (the seats of its parity: two of
+    four, or three of six)."""
+    return tuple(bot_a if seat % 2 == a_team else bot_b for seat in range(seats))
 
 
 def default_concurrency() -> int:

@@ -18,6 +18,8 @@ class BotStats:
     name: str
     games: int = 0
     wins: int = 0
+    draws: int = 0
+    """Games of a fixed number of hands that ended level."""
     points: int = 0
     hands: int = 0
     calls: int = 0
@@ -42,7 +44,8 @@ class BotStats:
 
     @property
     def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+        """Wins over games, a draw counting half (as ratings count it)."""
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
 
     @property
     def mean_think_ms(self) -> float:
@@ -78,14 +81,15 @@ def collect_stats(logs: Iterable[GameLog]) -> dict[str, BotStats]:
 
     for log in logs:
         names = {sb.seat: sb.name for sb in log.seats}
-        if len(names) != 4:
+        if sorted(names) != list(range(log.rules.seats)):
             continue
-        teams = [{names[0], names[2]}, {names[1], names[3]}]
+        teams = [{n for seat, n in names.items() if seat % 2 == team} for team in (0, 1)]
         for team, members in enumerate(teams):
             for name in members:
                 s = get(name)
                 s.games += 1
                 s.wins += log.winning_team == team
+                s.draws += log.drawn
                 s.points += log.final_scores[team]
         for h in log.hands:
             for la in h.actions:

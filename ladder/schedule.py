@@ -44,6 +44,7 @@ def plan(
     key: bytes,
     duplicate: bool,
     challenger: str | None = None,
+    seats: int = 4,
 ) -> list[PlannedGame]:
     pairs = pairings(names, fmt, challenger)
     order = sorted(
@@ -53,7 +54,8 @@ def plan(
     out = []
     for seq, (round_, p, half) in enumerate(order):
         a, b = pairs[p]
-        out.append(plan_game(a, b, 2 * round_ + half, key=key, duplicate=duplicate, seq=seq))
+        out.append(plan_game(a, b, 2 * round_ + half, key=key, duplicate=duplicate, seq=seq,
+                             seats=seats))
     return out
 
 
@@ -67,5 +69,5 @@ def plan_ladder(cfg: LadderConfig, key: bytes, names: Sequence[str] | None = Non
         challenger = names[list(cfg.bot_names).index(challenger)]
     return plan(
         names, fmt=cfg.format, games_per_pairing=cfg.games_per_pairing, key=key,
-        duplicate=cfg.duplicate, challenger=challenger,
+        duplicate=cfg.duplicate, challenger=challenger, seats=cfg.rules.seats,
     )

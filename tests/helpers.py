@@ -76,7 +76,8 @@ def no_bot_left(monkeypatch):
 
 def play_random_game(seed: int, rules: RuleSet, names: tuple[str, ...]) -> GameLog:
     """A complete, valid record of a game of random legal moves, made in-process (no bots),
-    and read back through the wire format as `arena replay` reads one from disk."""
+    and read back through the wire format as `arena replay` reads one from disk. `names`
+    holds one per seat, or repeats round the table (two names make two teams)."""
     game = GameState(rules, seed)
     rng = Random(seed)
     log = GameLog(
@@ -84,7 +85,7 @@ def play_random_game(seed: int, rules: RuleSet, names: tuple[str, ...]) -> GameL
         rules=rules,
         seed=seed,
         first_dealer=game.first_dealer,
-        seats=tuple(SeatBot(s, names[s], "1.0") for s in range(4)),
+        seats=tuple(SeatBot(s, names[s % len(names)], "1.0") for s in range(rules.seats)),
     )
 
     recorder = Recorder(game, log)

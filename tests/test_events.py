@@ -39,7 +39,7 @@ def new_log(game: GameState) -> GameLog:
         rules=game.rules,
         seed=game.seed,
         first_dealer=game.first_dealer,
-        seats=tuple(SeatBot(s, f"bot{s}", "1") for s in range(4)),
+        seats=tuple(SeatBot(s, f"bot{s}", "1") for s in range(game.rules.seats)),
     )
 
 
@@ -86,7 +86,7 @@ def play(rules: RuleSet, seed: int):
     recorder = Recorder(game, log)
     feed = EventFeed(game)
     stream = [game.dealt]
-    told: list[list] = [[] for _ in range(4)]
+    told: list[list] = [[] for _ in range(rules.seats)]
     rng = random.Random(seed)
     index = 0
     while not game.over:
@@ -99,7 +99,7 @@ def play(rules: RuleSet, seed: int):
         stream += events
         index += 1
     recorder.finish(GameEnd.COMPLETED, game.winner)
-    for seat in range(4):
+    for seat in range(rules.seats):
         told[seat] += feed.take(seat)
     return game, stream, log, told
 
@@ -129,7 +129,7 @@ def test_the_stream_is_what_is_recorded_and_what_each_seat_is_told(name, seed):
     assert log.final_scores == tuple(game.scores) and log.winning_team == game.winner
     assert verify(log) is None
     # What each seat was told: the stream, filtered for it, in the same order.
-    for seat in range(4):
+    for seat in range(rules.seats):
         assert told[seat] == seat_events(stream, seat) == told_to(stream, seat)
 
 

@@ -20,7 +20,7 @@ from arena.core.game import (
     deck_order,
     first_dealer_for,
 )
-from arena.core.hand import HandState
+from arena.core.hand import HandState, Phase
 from arena.core.rules import PRESETS, RuleSet, preset
 from arena.core.scoring import Outcome
 
@@ -142,7 +142,8 @@ def test_apply_returns_what_the_action_caused_in_order():
             assert rest == [game.dealt]
             h = game.hand
             assert game.dealt == HandDealt(
-                game.hand_number, h.dealer, tuple(tuple(x) for x in h.hands), h.kitty
+                game.hand_number, h.dealer, tuple(tuple(x) for x in h.hands), h.kitty,
+                h.phase is Phase.DEALER_NAMES_TRUMP,
             )
             assert game.dealt.upcard == h.upcard
     assert ended == game.results

@@ -282,16 +282,41 @@ def play_game(rules: RuleSet, seed: int, heuristic_seats, first_dealer: int):
     return game
 
 
+VARIANTS = [
+    *PRESETS.values(), DECK_32, DECK_33,
+    RuleSet(deck=28, name="28"), BRITISH.with_options(deck=29, name="29"),
+    RuleSet(deck=32, hand_size=7, name="seven cards"),
+    STANDARD.with_options(dealer_may_decline=True, win_by_two=True),
+    BRITISH.with_options(turned_joker_bid=True, dealer_may_decline=True),
+    PRESETS["six-player"].with_options(turned_joker_bid=True, dealer_may_decline=True),
+]
+
+
 def test_always_legal_in_every_preset_and_deck():
-    rule_sets = [STANDARD, BRITISH, CANADIAN, DECK_32, DECK_33]
-    seatings = [{0, 2}, {1, 3}, {0, 1, 2, 3}, {0}]
+    """Every preset, pack and option that changes what a seat decides (RULES.md sections
+    7 to 9): the rules give a legal action in every phase, at four seats and six."""
+    seatings = [{0, 2}, {1, 3}, {0, 1, 2, 3, 4, 5}, {0}, {1, 4}]
     phases_seen: set[str] = set()
+    outcomes: set[tuple[int, str]] = set()
     for i in range(300):
-        rules = rule_sets[i % len(rule_sets)]
-        game = play_game(rules, 10_000 + i, seatings[i % len(seatings)], i % 4)
+        rules = VARIANTS[i % len(VARIANTS)]
+        game = play_game(rules, 10_000 + i, seatings[i % len(seatings)], i % rules.seats)
         for r in game.results:
             phases_seen.add("alone" if r.alone else "partnered")
+            outcomes.add((rules.seats, r.score.outcome.value))
     assert phases_seen == {"alone", "partnered"}
+    assert {(6, "march"), (6, "euchred"), (4, "march")} <= outcomes
+
+
+def test_the_dealer_takes_a_good_upcard_and_the_joker_is_bid_on():
+    decline = STANDARD.with_options(dealer_may_decline=True)
+    hand = deal(decline, 0, "JH", s0="AH KH QH TH 9C", s1="9D TD JD QD KD")
+    hand.apply(A.ORDER_UP, 1)
+    assert hand.phase is Phase.DEALER_PICKUP
+    assert choose(hand_view(hand, 0)) is A.ORDER_UP  # the right bower joins four hearts
+    joker_bid = BRITISH.with_options(turned_joker_bid=True)
+    game_hand = deal(joker_bid, 0, "JKR", s1="JS JC AS KS QS")
+    assert choose(hand_view(game_hand, 1)) is A.name_trump(Suit.SPADES)
 
 
 def win_rate_vs_random(games: int, rules: RuleSet = STANDARD, seed0: int = 0) -> float:

@@ -1,10 +1,11 @@
-"""Property tests over random games: every preset in every deck size, and random option
-combinations. At every decision: cards are conserved, the legal list is exactly what the
-follow-suit rule allows, a non-legal action is refused without changing anything, and no
-seat view reveals a card that seat may not see, nor does any event a seat is told (the
-events apply() returns, through seat_event()). At every hand's end: the trick winners and
-the points agree with an independent reading of RULES.md. Every game ends, and replaying
-its actions reproduces it."""
+"""Property tests over random games: every preset in every deck size its seats allow,
+and random option combinations at four and six seats. At every decision: cards are
+conserved, the legal list is exactly what the follow-suit rule allows, a non-legal action
+is refused without changing anything, and no seat view reveals a card that seat may not
+see, nor does any event a seat is told (the events apply() returns, through
+seat_event()). At every hand's end: the trick winners and the points agree with an
+independent reading of RULES.md. Every game ends, and replaying its actions reproduces
+it."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ ALL_ACTIONS = (
     A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE, A.GO_ALONE,
     *A.NAME_TRUMP, *A.NAME_TRUMP_ALONE, *A.DISCARD, *A.PLAY,
 )
-DECKS = {24: False, 25: True, 32: False, 33: True}
+DECKS = {24: False, 25: True, 28: False, 29: True, 31: True, 32: False, 33: True}
+DECKS_AT = {4: (24, 25, 28, 29, 32, 33), 6: (31, 33)}
 MAX_DECISIONS = 20_000
 
 # --- an independent reading of the rules -------------------------------------------
@@ -64,16 +66,17 @@ def ref_power(card: int, trump: int, led: int) -> int:
 
 
 def ref_points(rules: RuleSet, maker: int, tricks: tuple[int, int], alone) -> tuple[int, int]:
-    """(team, points) by RULES.md section 6 and the scoring options."""
+    """(team, points) by RULES.md sections 6, 7 and 9: a majority of the tricks makes, all
+    of them march; six-player Euchre's 3 and 6 come from the rule set's points."""
     makers = maker % 2
     taken = tricks[makers]
     maker_alone = any(s % 2 == makers for s in alone)
     defender_alone = any(s % 2 != makers for s in alone)
-    if taken == 5:
-        return makers, 4 if maker_alone else 2
-    if taken >= 3:
+    if taken == rules.hand_size:
+        return makers, rules.lone_march_points if maker_alone else rules.march_points
+    if 2 * taken > rules.hand_size:
         return makers, 1
-    candidates = [2]
+    candidates = [rules.euchre_points]
     if defender_alone:
         candidates.append(rules.lone_defender_euchre_points)
         if taken == 0 and rules.lone_defender_march_points is not None:
@@ -105,7 +108,7 @@ def check_conservation(h: HandState) -> None:
 
 def check_views(h: HandState) -> None:
     played = set(played_cards(h))
-    for seat in range(4):
+    for seat in range(h.rules.seats):
         v = hand_view(h, seat)
         allowed = set(h.hands[seat]) | {h.upcard} | played
         if seat == h.dealer and h.discarded is not None:
@@ -132,6 +135,7 @@ def check_hand_started(event, h: HandState, seat: int) -> None:
     """A seat is told of a deal its own cards, but the dealer who names trump blind."""
     assert isinstance(event, HandStarted)
     blind = seat == h.dealer and h.phase is Phase.DEALER_NAMES_TRUMP
+    assert blind == (seat == h.dealer and h.upcard == JOKER and not h.rules.turned_joker_bid)
     assert event.hand == (() if blind else tuple(sorted(h.hands[seat]))), (seat, event)
     assert (event.dealer, event.upcard) == (h.dealer, h.upcard)
 
@@ -141,7 +145,7 @@ def check_events(h: HandState, events, game: GameState) -> None:
     may not see: its own, the upcard, the cards played, and the discard for the dealer.
     A new deal shows each seat its own cards only (game.hand is that new hand)."""
     played = set(played_cards(h))
-    for seat in range(4):
+    for seat in range(h.rules.seats):
         allowed = set(h.hands[seat]) | {h.upcard} | played
         if seat == h.dealer and h.discarded is not None:
             allowed.add(h.discarded)
@@ -168,6 +172,12 @@ def check_legal_list(h: HandState, legal) -> None:
         assert sorted(a.card for a in legal) == sorted(expected)
     elif h.phase is Phase.BID_ROUND_2:
         assert all(a.suit != card_suit(h.upcard) for a in legal if a.suit is not None)
+    elif h.phase is Phase.DEALER_PICKUP:
+        assert h.rules.dealer_may_decline and h.turn == h.dealer != h.maker
+        assert set(legal) == {A.ORDER_UP, A.PASS}
+    elif h.phase is Phase.BID_ROUND_1 and h.upcard == JOKER:  # a turned joker bid on
+        assert h.rules.turned_joker_bid
+        assert (A.PASS in legal) == (h.turn != h.dealer)
 
 
 def check_refusals(h: HandState, legal, rng: random.Random) -> None:
@@ -181,7 +191,7 @@ def check_refusals(h: HandState, legal, rng: random.Random) -> None:
         else:
             raise AssertionError(f"{action} was accepted in {h.describe()}")
     try:
-        h.apply(legal[0], seat=(h.turn + rng.randrange(1, 4)) % 4)
+        h.apply(legal[0], seat=(h.turn + rng.randrange(1, h.rules.seats)) % h.rules.seats)
     except IllegalActionError:
         pass
     else:
@@ -195,9 +205,10 @@ def check_result(h: HandState, result: HandResult) -> None:
     if result.score.outcome is Outcome.THROWN_IN:
         assert not h.rules.stick_the_dealer
         assert (result.score.team, result.score.points, result.tricks_won) == (None, 0, (0, 0))
-        assert len(h.history) == 8
+        assert len(h.history) == 2 * h.rules.seats
         return
-    active = 4 - sum(h.sitting_out)
+    seats = h.rules.seats
+    active = seats - sum(h.sitting_out)
     won = [0, 0]
     for trick in h.tricks:
         assert len(trick.plays) == active
@@ -205,20 +216,22 @@ def check_result(h: HandState, result: HandResult) -> None:
         winner = max(trick.plays, key=lambda p: ref_power(p[1], result.trump, led))[0]
         assert trick.winner == winner
         won[winner % 2] += 1
-    assert tuple(won) == result.tricks_won and sum(won) == 5
+    assert tuple(won) == result.tricks_won and sum(won) == h.rules.hand_size
     for previous, trick in itertools.pairwise(h.tricks):
         assert trick.leader == previous.winner
     assert (result.score.team, result.score.points) == ref_points(
         h.rules, result.maker, result.tricks_won, result.alone
     )
-    assert all(h.sitting_out[(s + 2) % 4] for s in result.alone)
+    # A lone player's partners (every other seat of its team) sit out, and nobody else.
+    out = {(s + k) % seats for s in result.alone for k in range(2, seats, 2)}
+    assert {s for s in range(seats) if h.sitting_out[s]} == out
 
 
 def play_checked_game(rules: RuleSet, seed: int, chooser: int) -> GameState:
     game = GameState(rules, seed)
     rng = random.Random(chooser)
     actions = []
-    for seat in range(4):
+    for seat in range(rules.seats):
         (opening,) = seat_events((game.dealt,), seat)
         check_hand_started(opening, game.hand, seat)
     for _ in range(MAX_DECISIONS):
@@ -239,7 +252,16 @@ def play_checked_game(rules: RuleSet, seed: int, chooser: int) -> GameState:
             check_result(h, ended[0].result)
             check_views(h)
     assert game.over, "game did not end"
-    assert game.scores[game.winner] >= rules.target > game.scores[1 - game.winner]
+    a, b = game.scores
+    if rules.hand_limit is not None:  # league play: exactly so many deals, maybe level
+        assert len(game.results) == rules.hand_limit
+        assert game.winner == (None if a == b else int(b > a))
+    else:
+        assert game.winner is not None
+        win, lose = game.scores[game.winner], game.scores[1 - game.winner]
+        assert win >= rules.target and win - lose >= (2 if rules.win_by_two else 1)
+        if not rules.win_by_two:
+            assert lose < rules.target
     totals = [0, 0]
     for r in game.results:
         if r.score.team is not None:
@@ -262,23 +284,36 @@ choosers = st.integers(0, 2**32)
 @st.composite
 def preset_any_deck(draw) -> RuleSet:
     base = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
-    deck = draw(st.sampled_from(sorted(DECKS)))
-    return base.with_options(deck=deck, joker=DECKS[deck])
+    deck = draw(st.sampled_from(DECKS_AT[base.seats]))
+    hand_size = draw(st.sampled_from([5, 7] if deck in (32, 33) and base.seats == 4 else [5]))
+    return base.with_options(deck=deck, joker=DECKS[deck], hand_size=hand_size)
 
 
 @st.composite
 def random_rules(draw) -> RuleSet:
-    deck = draw(st.sampled_from(sorted(DECKS)))
+    seats = draw(st.sampled_from([4, 6]))
+    deck = draw(st.sampled_from(DECKS_AT[seats]))
     lone_defender = draw(st.sampled_from(list(LoneDefender)))
     if lone_defender is LoneDefender.NOT_ALLOWED:
         ld_euchre, ld_march = 2, None
     else:
-        ld_euchre = draw(st.sampled_from([2, 4]))
-        ld_march = draw(st.sampled_from([None, 4]))
+        ld_euchre = draw(st.sampled_from([2, 4, 6]))
+        ld_march = draw(st.sampled_from([None, 4, 6]))
+    march = draw(st.sampled_from([2, 3]))
+    hand_limit = draw(st.sampled_from([None, None, 1, 12]))
     return RuleSet(
+        seats=seats,
         deck=deck,
         joker=DECKS[deck],
+        hand_size=draw(st.sampled_from([5, 7] if deck in (32, 33) and seats == 4 else [5])),
         target=draw(st.sampled_from([5, 10, 11, 15])),
+        win_by_two=hand_limit is None and draw(st.booleans()),
+        hand_limit=hand_limit,
+        march_points=march,
+        lone_march_points=2 * march,
+        euchre_points=draw(st.sampled_from([2, 3])),
+        dealer_may_decline=draw(st.booleans()),
+        turned_joker_bid=DECKS[deck] and draw(st.booleans()),
         stick_the_dealer=draw(st.booleans()),
         who_may_go_alone=draw(st.sampled_from(list(WhoMayGoAlone))),
         lone_defender=lone_defender,
@@ -312,7 +347,7 @@ def test_random_option_combinations(rules, seed, chooser):
 def test_every_preset_and_deck_size_is_exercised():
     """The strategies above draw from these; a fixed sweep makes sure each is played."""
     for name in sorted(PRESETS):
-        for deck, joker in DECKS.items():
-            rules = PRESETS[name].with_options(deck=deck, joker=joker)
+        for deck in DECKS_AT[PRESETS[name].seats]:
+            rules = PRESETS[name].with_options(deck=deck, joker=DECKS[deck])
             game = play_checked_game(rules, seed=deck * 1000 + len(name), chooser=deck)
             assert game.results

@@ -124,9 +124,9 @@ def test_seat_perspectives_hold_nothing_hidden(preset):
             pub_all, pri_all, _ = step_data(data, i, "all")
             assert [len(h) for h in pri_all["hs"]] == pub_all["n"]
             assert pri_all["hs"] == [sorted(h) for h in hand.hands]
-            for seat in range(4):
+            for seat in range(log.rules.seats):
                 hidden = set(hand.kitty[1:])
-                for other in range(4):
+                for other in range(log.rules.seats):
                     if other != seat:
                         hidden |= set(hand.hands[other])
                 if seat != hand.dealer and hand.discarded is not None:
@@ -401,3 +401,61 @@ def test_screenshot(browser, game_log):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(data) > 30_000, len(data)
 
+
+
+_LAYOUT = """<script>
+(function () {
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  const pre = document.createElement("pre");
+  pre.id = "layout";
+  pre.textContent = JSON.stringify({
+    table: box(document.getElementById("table")),
+    seats: [...document.querySelectorAll("#table .seat")].map((e) =>
+      [e.dataset.seat, e.className, box(e)]),
+    options: [...document.querySelectorAll("#perspective option")].map((o) => o.value),
+  });
+  document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+def test_six_seats_in_the_browser(tmp_path):
+    """A six-player game: six places round the table that do not overlap, a perspective
+    for each seat, and from one seat its own five cards and twenty-five backs."""
+    chromium = require_chromium()
+    log = play_random_game(11, PRESETS["six-player"], ("red", "blue"))
+    assert verify(log) is None
+    page = render_html(log)
+    path = tmp_path / "six.html"
+    path.write_text(page, encoding="utf-8")
+    laid = tmp_path / "six-layout.html"
+    laid.write_text(page.replace("</body>", _LAYOUT + "</body>"), encoding="utf-8")
+    url = path.as_uri()
+    doms = dump_all(chromium, tmp_path, {
+        "all": f"{url}#step=0&seat=all",
+        "seat4": f"{url}#step=0&seat=4",
+        "layout": f"{laid.as_uri()}#step=0&seat=all",
+    })
+    assert len(hand_cards(doms["all"], "up")) == 30 and not hand_cards(doms["all"], "down")
+    d = doms["seat4"]
+    up = hand_cards(d, "up")
+    assert {e["data-seat"] for e in up} == {"4"} and len(up) == 5
+    assert sorted(int(e["data-card"]) for e in up) == sorted(log.hands[0].dealt[4])
+    assert len(hand_cards(d, "down")) == 25
+    layout = json.loads(doms["layout"].text["layout"])
+    assert layout["options"] == ["all", "0", "1", "2", "3", "4", "5"]
+    boxes = [b for _, _, b in layout["seats"]]
+    assert len(boxes) == 6 and len({c for _, c, _ in layout["seats"]}) == 6
+    tl, tt, tr, tb = layout["table"]
+    for i, (l1, t1, r1, b1) in enumerate(boxes):
+        assert tl <= l1 and r1 <= tr and tt <= t1 and b1 <= tb, (i, boxes[i], layout["table"])
+        for l2, t2, r2, b2 in boxes[i + 1:]:
+            assert r1 <= l2 or r2 <= l1 or b1 <= t2 or b2 <= t1, (boxes[i], (l2, t2, r2, b2))
+    shot = tmp_path / "six.png"
+    step = len(log.hands[0].actions) - 2
+    run_chromium(chromium, tmp_path, "six-shot", f"{url}#step={step}&seat=all",
+                 f"--screenshot={shot}", "--window-size=1200,800")
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 30_000, len(data)

@@ -1,4 +1,4 @@
-"""Rule sets (RULES.md sections 7 and 8): defaults, the three presets exactly, every option
+"""Rule sets (RULES.md sections 7, 8 and 9): defaults, the presets exactly, every option
 settable one by one, contradictions refused with messages that name the options."""
 
 from __future__ import annotations
@@ -34,6 +34,14 @@ DEFAULTS = {
     "passed_player_may_go_alone": True,
     "super_euchre_points": 2,
     "dealer_needs_trump_to_pick_up": False,
+    "hand_size": 5,
+    "win_by_two": False,
+    "hand_limit": None,
+    "march_points": 2,
+    "lone_march_points": 4,
+    "euchre_points": 2,
+    "dealer_may_decline": False,
+    "turned_joker_bid": False,
     "name": "custom",
 }
 
@@ -52,7 +60,10 @@ def test_rule_sets_are_frozen_values():
 
 
 def test_preset_names():
-    assert set(PRESETS) == {"standard", "british", "canadian"}
+    assert set(PRESETS) == {
+        "standard", "british", "canadian", "new-zealand", "six-player", "almonte",
+        "almonte-league",
+    }
     for name, rules in PRESETS.items():
         assert rules.name == name
         assert preset(name) is rules
@@ -90,6 +101,49 @@ def test_canadian_preset():
     }
 
 
+BRITISH = {
+    "stick_the_dealer": False,
+    "who_may_go_alone": "any_player",
+    "lone_defender": "allowed",
+    "first_lead": "left_of_lone_player",
+}
+SIX_PLAYER = BRITISH | {
+    # RULES.md section 9, seed 000: march or euchre 3, a lone march or a lone defender's
+    # euchre 6 ("si el ganador esta jugando solo, 6 en lugar de 4").
+    "seats": 6,
+    "joker": True,
+    "march_points": 3,
+    "euchre_points": 3,
+    "lone_march_points": 6,
+    "lone_defender_euchre_points": 6,
+}
+
+
+def test_new_zealand_preset():
+    """32-card Euchre as played in New Zealand (seed 000): the British game on 7 to ace,
+    without the joker."""
+    assert preset("new-zealand").to_options() == DEFAULTS | BRITISH | {
+        "name": "new-zealand", "deck": 32, "target": 11, "lone_defender_euchre_points": 4,
+        "dealer_partner_must_go_alone": True,
+    }
+
+
+def test_six_player_presets():
+    """Cornwall six-player (33 cards, to 11) and six-hand Almonte (31 cards, to 15, or a
+    league game of exactly 12 hands): seed 000 and RULES.md section 9."""
+    assert preset("six-player").to_options() == DEFAULTS | SIX_PLAYER | {
+        "name": "six-player", "deck": 33, "target": 11,
+    }
+    assert preset("almonte").to_options() == DEFAULTS | SIX_PLAYER | {
+        "name": "almonte", "deck": 31, "target": 15,
+    }
+    assert preset("almonte-league").to_options() == DEFAULTS | SIX_PLAYER | {
+        "name": "almonte-league", "deck": 31, "hand_limit": 12,
+    }
+    # Almonte's pack: five to each of six and the last card turned, so nothing is hidden.
+    assert preset("almonte").kitty_size == 1 and preset("six-player").kitty_size == 3
+
+
 def test_unknown_preset_is_named():
     with pytest.raises(RuleSetError, match="'australian'") as err:
         preset("australian")
@@ -99,7 +153,7 @@ def test_unknown_preset_is_named():
 # --- every option settable ----------------------------------------------------------
 
 NON_DEFAULT_VALUES = {
-    "seats": None,  # only 4 seats exist so far; see test_six_seats_is_refused_for_now
+    "seats": (6, {"deck": 33, "joker": True}),
     "deck": (32, {}),
     "joker": (True, {"deck": 25}),
     "target": (15, {}),
@@ -113,6 +167,14 @@ NON_DEFAULT_VALUES = {
     "passed_player_may_go_alone": (False, {}),
     "super_euchre_points": (4, {}),
     "dealer_needs_trump_to_pick_up": (True, {}),
+    "hand_size": (7, {"deck": 32}),
+    "win_by_two": (True, {}),
+    "hand_limit": (12, {}),
+    "march_points": (3, {}),
+    "lone_march_points": (6, {}),
+    "euchre_points": (3, {}),
+    "dealer_may_decline": (True, {}),
+    "turned_joker_bid": (True, {"deck": 25, "joker": True}),
     "name": ("my table", {}),
 }
 
@@ -145,7 +207,9 @@ def test_each_target_of_the_table(target):
     assert rules_from_options({"target": target}).target == target
 
 
-@pytest.mark.parametrize("deck,joker", [(24, False), (25, True), (32, False), (33, True)])
+@pytest.mark.parametrize(
+    "deck,joker", [(24, False), (25, True), (28, False), (29, True), (32, False), (33, True)]
+)
 def test_each_deck(deck, joker):
     r = rules_from_options({"deck": deck, "joker": joker})
     assert (r.deck, r.joker) == (deck, joker)
@@ -158,9 +222,39 @@ def test_with_options_keeps_a_given_name_and_otherwise_says_custom():
     assert preset("british").target == 11
 
 
-def test_six_seats_is_refused_for_now():
-    with pytest.raises(RuleSetError, match="seats=6"):
+def test_six_seats_take_their_own_packs():
+    with pytest.raises(RuleSetError, match="deck=24: expected 31 or 33 with 6 seats") as err:
         RuleSet(seats=6)
+    assert err.value.options == ("deck", "seats")
+    with pytest.raises(RuleSetError, match="deck=31: expected 24, 25, 28, 29, 32 or 33 with 4"):
+        RuleSet(deck=31, joker=True)
+
+
+def test_seven_cards_each_only_from_32_or_33_cards_at_four_seats():
+    assert RuleSet(deck=33, joker=True, hand_size=7).kitty_size == 5
+    assert RuleSet(deck=32, hand_size=7).tricks_to_make == 4
+    for options in ({"hand_size": 7}, {"seats": 6, "deck": 33, "joker": True, "hand_size": 7}):
+        with pytest.raises(RuleSetError, match="hand_size=7 contradicts"):
+            RuleSet(**options)
+    with pytest.raises(RuleSetError, match="hand_size=6: expected 5 or 7"):
+        RuleSet(hand_size=6)
+
+
+def test_league_play_and_win_by_two_contradict():
+    with pytest.raises(RuleSetError, match="hand_limit contradicts win_by_two") as err:
+        RuleSet(hand_limit=12, win_by_two=True)
+    assert err.value.options == ("hand_limit", "win_by_two")
+    with pytest.raises(RuleSetError, match="hand_limit=0"):
+        RuleSet(hand_limit=0)
+
+
+def test_a_turned_joker_bid_needs_a_joker_and_points_must_make_sense():
+    with pytest.raises(RuleSetError, match="turned_joker_bid contradicts joker=false"):
+        RuleSet(turned_joker_bid=True)
+    with pytest.raises(RuleSetError, match="lone_march_points=2 is less than march_points=3"):
+        RuleSet(march_points=3, lone_march_points=2)
+    with pytest.raises(RuleSetError, match="euchre_points=0: must be at least 1"):
+        RuleSet(euchre_points=0)
 
 
 # --- contradictions and bad values --------------------------------------------------
@@ -189,7 +283,7 @@ def test_contradictory_options_are_refused_naming_both(options, named):
 @pytest.mark.parametrize(
     ("options", "named"),
     [
-        ({"deck": 28}, "deck=28"),
+        ({"deck": 30}, "deck=30"),
         ({"deck": 52}, "deck=52"),
         ({"target": 0}, "target=0"),
         ({"target": -3}, "target=-3"),
@@ -198,6 +292,8 @@ def test_contradictory_options_are_refused_naming_both(options, named):
          "lone_defender_euchre_points=3"),
         ({"lone_defender": LoneDefender.ALLOWED, "lone_defender_march_points": 2},
          "lone_defender_march_points=2"),
+        ({"lone_defender": LoneDefender.ALLOWED, "lone_defender_euchre_points": 5},
+         "lone_defender_euchre_points=5: expected 2, 4 or 6"),
         ({"seats": 5}, "seats=5"),
     ],
 )
@@ -208,9 +304,9 @@ def test_bad_values_are_refused_naming_the_option(options, named):
 
 def test_every_problem_is_named_at_once():
     with pytest.raises(RuleSetError) as err:
-        RuleSet(deck=28, target=0, super_euchre_points=5)
+        RuleSet(deck=30, target=0, super_euchre_points=5)
     msg = str(err.value)
-    assert "deck=28" in msg and "target=0" in msg and "super_euchre_points=5" in msg
+    assert "deck=30" in msg and "target=0" in msg and "super_euchre_points=5" in msg
 
 
 @pytest.mark.parametrize(
@@ -221,7 +317,7 @@ def test_every_problem_is_named_at_once():
         (lambda: RuleSet(lone_defender_march_points=4),
          ("lone_defender_march_points", "lone_defender")),
         (lambda: RuleSet(target=0), ("target",)),
-        (lambda: RuleSet(deck=28, target=0, super_euchre_points=5),
+        (lambda: RuleSet(deck=30, target=0, super_euchre_points=5),
          ("deck", "target", "super_euchre_points")),
         (lambda: rules_from_options({"target": "10"}), ("target",)),
         (lambda: rules_from_options({"first_lead": "dealer"}), ("first_lead",)),

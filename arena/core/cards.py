@@ -92,22 +92,27 @@ def parse_card(text: str) -> Card:
 
 
 def _make_deck(size: int) -> tuple[Card, ...]:
-    low = 9 if size in (24, 25) else 7
+    low = {24: 9, 25: 9, 28: 8, 29: 8}.get(size, 7)
     cards = [make_card(rank, suit) for suit in SUITS for rank in range(low, 15)]
-    if size in (25, 33):
+    if size == 31:  # the six-hand Almonte pack: 7-A and the joker, less the black sevens
+        cards = [c for c in cards if not (c & 7 == 0 and SUITS[c >> 3] in BLACK_SUITS)]
+    if size in (25, 29, 31, 33):
         cards.append(JOKER)
     return tuple(cards)
 
 
-_DECKS = {size: _make_deck(size) for size in (24, 25, 32, 33)}
+BLACK_SUITS = (Suit.CLUBS, Suit.SPADES)
+DECK_SIZES = (24, 25, 28, 29, 31, 32, 33)
+_DECKS = {size: _make_deck(size) for size in DECK_SIZES}
 
 
 def build_deck(size: int) -> tuple[Card, ...]:
-    """The cards of a 24, 25, 32 or 33 card deck, in a fixed order (shuffling is the game's).
-    Built once per size (a deal asks for one every hand); a tuple, so safe to share."""
+    """The cards of a deck of one of DECK_SIZES, in a fixed order (shuffling is the
+    game's). Built once per size (a deal asks for one every hand); a tuple, so safe to
+    share."""
     deck = _DECKS.get(size)
     if deck is None:
-        raise ValueError(f"no {size}-card Euchre deck (24, 25, 32 or 33)")
+        raise ValueError(f"no {size}-card Euchre deck ({', '.join(map(str, DECK_SIZES))})")
     return deck
 
 

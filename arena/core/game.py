@@ -1,4 +1,5 @@
-"""A game: hands until a team reaches the target score.
+"""A game: hands until a team reaches the target score (by two, with that option), or,
+in league play, a fixed number of hands, which may end level: a draw.
 
 Every deal is a pure function of (game seed, hand number), and the first dealer of the
 seed, so a game is reproduced exactly from its seed and its actions: this is what lets a
@@ -58,6 +59,8 @@ class HandDealt:
     dealer: int
     hands: tuple[tuple[Card, ...], ...]
     kitty: tuple[Card, ...]
+    dealer_names_blind: bool = False
+    """A turned joker: the dealer names trump before looking (so is shown no cards)."""
 
     @property
     def upcard(self) -> Card:
@@ -88,7 +91,8 @@ class HandEnded:
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     scores: tuple[int, int]
-    winning_team: int
+    winning_team: int | None
+    """None for a draw (league play: level after the last hand)."""
     forfeit: bool = False
     """Stopped by a bot's fault (the other team credited): never from GameState.apply()."""
 
@@ -96,7 +100,7 @@ class GameEnded:
 GameEvent = HandDealt | ActionTaken | TrickCompleted | HandEnded | GameEnded
 """What happens in a game, with full information."""
 
-_TAKEN: tuple[dict[Action, tuple[ActionTaken]], ...] = ({}, {}, {}, {})
+_TAKEN: tuple[dict[Action, tuple[ActionTaken]], ...] = tuple({} for _ in range(6))
 """The events of an action that completes no trick, one constant per (seat, action):
 actions are interned, so most calls of apply() allocate nothing for their events."""
 
@@ -136,7 +140,7 @@ class GameState:
         self.results: list[HandResult] = []
         self.over = False
         self.winner: int | None = None
-        """The winning team, once the game is over."""
+        """The winning team, once the game is over (None too for a draw)."""
         self.dealt: HandDealt
         """The deal of the current hand: the first event of a game's stream, before any
         action (apply() returns those of later hands)."""
@@ -146,7 +150,10 @@ class GameState:
         number = self.hand_number
         dealer = (self.first_dealer + number) % self.rules.seats
         hand: HandState = HandState.deal(self.rules, dealer, deck_order(self.rules, self.seed, number))
-        self.dealt = HandDealt(number, dealer, tuple(map(tuple, hand.hands)), hand.kitty)
+        self.dealt = HandDealt(
+            number, dealer, tuple(map(tuple, hand.hands)), hand.kitty,
+            hand.phase is Phase.DEALER_NAMES_TRUMP,
+        )
         return hand
 
     @property
@@ -190,16 +197,28 @@ class GameState:
         self.results.append(result)
         scores = self.scores
         team = result.score.team
+        rules = self.rules
         if team is not None:
             scores[team] += result.score.points
-            if scores[team] >= self.rules.target:
-                self.over = True
-                self.winner = team
-                final = (scores[0], scores[1])
-                return HandEnded(result, final), GameEnded(final, team)
+        if rules.hand_limit is not None:
+            if len(self.results) == rules.hand_limit:
+                lead = scores[0] - scores[1]
+                return self._end(result, None if lead == 0 else int(lead < 0))
+        elif team is not None:
+            leader = int(scores[1] > scores[0])
+            if scores[leader] >= rules.target and (
+                not rules.win_by_two or scores[leader] - scores[1 - leader] >= 2
+            ):
+                return self._end(result, leader)
         self.hand_number += 1
         self.hand = self._deal()
         return HandEnded(result, (scores[0], scores[1])), self.dealt
+
+    def _end(self, result: HandResult, winner: int | None) -> tuple[HandEnded, GameEnded]:
+        self.over = True
+        self.winner = winner
+        final = (self.scores[0], self.scores[1])
+        return HandEnded(result, final), GameEnded(final, winner)
 
 
 def derive_seed(seed: int, index: int) -> int:

@@ -7,7 +7,7 @@ loop compute it once per decision.
 
 Phases of a hand, in order (some are skipped):
 
-    BID_ROUND_1 -> [GOING_ALONE] -> [DEALER_DISCARD] -> PLAY -> HAND_OVER
+    BID_ROUND_1 -> [GOING_ALONE] -> [DEALER_PICKUP] -> [DEALER_DISCARD] -> PLAY -> HAND_OVER
     BID_ROUND_1 -> BID_ROUND_2 -> [GOING_ALONE] -> PLAY -> HAND_OVER
     BID_ROUND_1 -> BID_ROUND_2 -> HAND_OVER            (thrown in, stick the dealer off)
     DEALER_NAMES_TRUMP -> [GOING_ALONE] -> [DEALER_DISCARD] -> PLAY -> HAND_OVER  (joker up)
@@ -23,6 +23,13 @@ Choices the rules reference leaves open, written down here:
   takes the upcard, whoever made them sit out.
 - A lone defender who euchres the makers and a super euchre: the larger of the points
   that apply is scored (see scoring.py).
+- At six seats a lone player's two partners both sit out; in the alone round the
+  maker's partners are asked clockwise from the maker. "The dealer's partner" (who must
+  go alone to order up, with that option) is either of the dealer's two partners.
+- The dealer who may decline the upcard (an option) decides after the alone round, so a
+  dealer sitting out is never asked; a turned joker is always taken.
+- With a turned joker bid on (an option), round 1 offers each seat a suit to name (the
+  joker's suit is the one the maker names); the dealer may not pass it.
 """
 
 from __future__ import annotations
@@ -45,6 +52,9 @@ class Phase(Enum):
     """The joker was turned up: the dealer's team are makers; the dealer names trump
     before looking at their cards."""
     GOING_ALONE = "going_alone"
+    DEALER_PICKUP = "dealer_pickup"
+    """Another seat ordered up and the dealer may decline the upcard (an option): ORDER_UP
+    takes it, PASS leaves it in the kitty."""
     DEALER_DISCARD = "dealer_discard"
     PLAY = "play"
     HAND_OVER = "hand_over"
@@ -73,12 +83,13 @@ class HandResult:
         return None if self.maker is None else self.maker % 2
 
 
-def _partner(seat: int) -> int:
-    return (seat + 2) % 4
+def partners(seat: int, seats: int) -> tuple[int, ...]:
+    """The seat's partners, clockwise from it: one at four seats, two at six."""
+    return tuple((seat + k) % seats for k in range(2, seats, 2))
 
 
 class HandState:
-    """A hand from the deal to its score. Seats are 0..3 clockwise; team = seat % 2."""
+    """A hand from the deal to its score. Seats are 0..N-1 clockwise; team = seat % 2."""
 
     __slots__ = (
         "_eff",
@@ -100,6 +111,7 @@ class HandState:
         "phase",
         "result",
         "rules",
+        "seats",
         "sitting_out",
         "trick_leader",
         "trick_plays",
@@ -115,6 +127,7 @@ class HandState:
         self, rules: RuleSet, dealer: int, hands: list[list[Card]], kitty: list[Card]
     ) -> None:
         self.rules = rules
+        self.seats = n = rules.seats
         self.dealer = dealer
         self.hands = hands
         self.kitty = tuple(kitty)
@@ -125,7 +138,7 @@ class HandState:
         """Ordered up in round 1, or the joker turned: the dealer takes the upcard."""
         self.maker: int | None = None
         self.alone: list[int] = []
-        self.sitting_out = [False, False, False, False]
+        self.sitting_out = [False] * n
         self.alone_queue: list[int] = []
         self.passed_in_deciding_round: frozenset[int] = frozenset()
         self._passed: list[int] = []
@@ -141,24 +154,24 @@ class HandState:
         self._power: tuple[tuple[int, ...], ...] = ()
         self._next_active: list[int] = []
         self._trick_size = 0
-        if self.upcard == JOKER:
+        if self.upcard == JOKER and not rules.turned_joker_bid:
             self.phase = Phase.DEALER_NAMES_TRUMP
             self.turn = dealer
         else:
             self.phase = Phase.BID_ROUND_1
-            self.turn = (dealer + 1) % 4
+            self.turn = (dealer + 1) % n
 
     @classmethod
     def deal(cls, rules: RuleSet, dealer: int, deck_order: list[Card] | tuple[Card, ...]
              ) -> HandState:
-        """Five cards to each seat from the dealer's left, in deck order; the rest is the
-        kitty, whose top card (the first) is turned up."""
-        n = rules.cards_per_hand
-        hands: list[list[Card]] = [[], [], [], []]
-        for i in range(4):
-            seat = (dealer + 1 + i) % 4
+        """A hand's cards to each seat from the dealer's left, in deck order; the rest is
+        the kitty, whose top card (the first) is turned up."""
+        n, seats = rules.cards_per_hand, rules.seats
+        hands: list[list[Card]] = [[] for _ in range(seats)]
+        for i in range(seats):
+            seat = (dealer + 1 + i) % seats
             hands[seat] = list(deck_order[i * n : (i + 1) * n])
-        return cls(rules, dealer, hands, list(deck_order[4 * n :]))
+        return cls(rules, dealer, hands, list(deck_order[seats * n :]))
 
     # --- questions ---------------------------------------------------------------
 
@@ -209,11 +222,22 @@ class HandState:
         rules = self.rules
         seat = self.turn
         if phase is Phase.BID_ROUND_1:
+            if self.upcard == JOKER:  # bid on (turned_joker_bid): name the joker's suit
+                bids = [] if seat == self.dealer else [A.PASS]
+                for s in range(4):
+                    bids.append(A.NAME_TRUMP[s])
+                    if rules.who_may_go_alone is WhoMayGoAlone.MAKER_ONLY:
+                        bids.append(A.NAME_TRUMP_ALONE[s])
+                return bids
             if seat == self.dealer and rules.dealer_needs_trump_to_pick_up:
                 suit = self.upcard >> 3
                 if not any(c == JOKER or c >> 3 == suit for c in self.hands[seat]):
                     return [A.PASS]
-            if rules.dealer_partner_must_go_alone and seat == _partner(self.dealer):
+            if (
+                rules.dealer_partner_must_go_alone
+                and seat != self.dealer
+                and (seat - self.dealer) % 2 == 0
+            ):
                 return [A.PASS, A.ORDER_UP_ALONE]
             if rules.who_may_go_alone is WhoMayGoAlone.MAKER_ONLY:
                 return [A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE]
@@ -223,6 +247,8 @@ class HandState:
             return [discard[c] for c in self.hands[seat]]
         if phase is Phase.GOING_ALONE:
             return [A.PASS, A.GO_ALONE]
+        if phase is Phase.DEALER_PICKUP:
+            return [A.ORDER_UP, A.PASS]
         if phase is Phase.BID_ROUND_2 or phase is Phase.DEALER_NAMES_TRUMP:
             barred = self.upcard >> 3 if phase is Phase.BID_ROUND_2 else -1
             out: list[Action] = []
@@ -259,6 +285,8 @@ class HandState:
         elif self.phase is Phase.BID_ROUND_1:
             if kind is ActionKind.PASS:
                 self._pass(seat)
+            elif kind is ActionKind.NAME_TRUMP:  # a turned joker bid on
+                self._trump_made(seat, action.suit, action.alone)  # type: ignore[arg-type]
             else:
                 self._trump_made(seat, self.upcard >> 3, action.alone)
         elif self.phase is Phase.BID_ROUND_2:
@@ -273,6 +301,11 @@ class HandState:
             if kind is ActionKind.GO_ALONE:
                 self._declare_alone(seat)
             self._next_alone_question()
+        elif self.phase is Phase.DEALER_PICKUP:
+            if kind is ActionKind.ORDER_UP:
+                self._take_upcard()
+            else:
+                self._start_play()
         else:  # DEALER_DISCARD
             card: Card = action.card  # type: ignore[assignment]  # a legal discard has one
             self.hands[seat].remove(card)
@@ -314,12 +347,12 @@ class HandState:
     def _pass(self, seat: int) -> None:
         self._passed.append(seat)
         if seat != self.dealer:
-            self.turn = (seat + 1) % 4
+            self.turn = (seat + 1) % self.seats
             return
         if self.phase is Phase.BID_ROUND_1:
             self.phase = Phase.BID_ROUND_2
             self._passed = []
-            self.turn = (seat + 1) % 4
+            self.turn = (seat + 1) % self.seats
         else:  # everyone passed twice, stick the dealer off: thrown in
             self._finish(thrown_in=True)
 
@@ -334,10 +367,12 @@ class HandState:
             self._declare_alone(seat)
         rules = self.rules
         queue: list[int] = []
+        n = self.seats
         if rules.who_may_go_alone is WhoMayGoAlone.ANY_PLAYER:
-            queue += [seat, _partner(seat)]
+            queue += [seat, *partners(seat, n)]
         if rules.lone_defender is not LoneDefender.NOT_ALLOWED:
-            queue += [s for s in ((self.dealer + i) % 4 for i in (1, 2, 3, 4)) if s % 2 != seat % 2]
+            clockwise = ((self.dealer + i) % n for i in range(1, n + 1))
+            queue += [s for s in clockwise if s % 2 != seat % 2]
         self.alone_queue = queue
         self._next_alone_question()
 
@@ -363,25 +398,38 @@ class HandState:
                 self.turn = seat
                 return
         if self.trump_from_upcard and not self.sitting_out[self.dealer]:
-            self.hands[self.dealer].append(self.upcard)
-            self.dealer_took_upcard = True
-            self.phase = Phase.DEALER_DISCARD
-            self.turn = self.dealer
+            if (
+                self.rules.dealer_may_decline
+                and self.maker != self.dealer
+                and self.upcard != JOKER
+            ):
+                self.phase = Phase.DEALER_PICKUP
+                self.turn = self.dealer
+            else:
+                self._take_upcard()
         else:
             self._start_play()
 
+    def _take_upcard(self) -> None:
+        self.hands[self.dealer].append(self.upcard)
+        self.dealer_took_upcard = True
+        self.phase = Phase.DEALER_DISCARD
+        self.turn = self.dealer
+
     def _declare_alone(self, seat: int) -> None:
         self.alone.append(seat)
-        self.sitting_out[_partner(seat)] = True
+        for p in partners(seat, self.seats):
+            self.sitting_out[p] = True
 
     def _start_play(self) -> None:
         out = self.sitting_out
-        active = [s for s in range(4) if not out[s]]
-        nxt = [0, 0, 0, 0]
-        for s in range(4):
-            n = (s + 1) % 4
+        seats = self.seats
+        active = [s for s in range(seats) if not out[s]]
+        nxt = [0] * seats
+        for s in range(seats):
+            n = (s + 1) % seats
             while out[n]:
-                n = (n + 1) % 4
+                n = (n + 1) % seats
             nxt[s] = n
         self._next_active = nxt
         self._trick_size = len(active)

@@ -42,9 +42,20 @@ class RuleSet:
     """The rules of one game. Defaults are RULES.md's defaults (the `standard` preset)."""
 
     seats: int = 4
+    """4, or 6 (two teams of three); seats alternate between the teams either way."""
     deck: int = 24
+    """24 (9-A), 28 (8-A) or 32 (7-A), plus one for the joker; at six seats 33 (7-A and
+    the joker) or 31 (the six-hand Almonte pack: 33 less the black sevens, so that five
+    to each of six and one turned up is the whole pack)."""
     joker: bool = False
+    hand_size: int = 5
+    """5; or 7 with four seats and 32 or 33 cards. A hand has as many tricks."""
     target: int = 10
+    win_by_two: bool = False
+    """The game goes on until one team leads by 2 at or past the target."""
+    hand_limit: int | None = None
+    """League play: the game is exactly this many deals (thrown-in ones too), the target
+    unused; the higher score wins and level scores are a draw."""
     stick_the_dealer: bool = True
     who_may_go_alone: WhoMayGoAlone = WhoMayGoAlone.MAKER_ONLY
     lone_defender: LoneDefender = LoneDefender.NOT_ALLOWED
@@ -56,6 +67,19 @@ class RuleSet:
     passed_player_may_go_alone: bool = True
     """Whether a player who passed in the round that made trump may still go alone."""
     super_euchre_points: int = 2
+    march_points: int = 2
+    """Makers taking every trick (partnered); 3 in six-player Euchre."""
+    lone_march_points: int = 4
+    """A lone maker taking every trick; 6 in six-player Euchre."""
+    euchre_points: int = 2
+    """Defenders when the makers fall short; 3 in six-player Euchre."""
+    dealer_may_decline: bool = False
+    """After another seat orders up, the dealer may leave the upcard in the kitty (its
+    suit is trump all the same)."""
+    turned_joker_bid: bool = False
+    """A turned joker is bid on in round 1 like any upcard (the seat that makes names the
+    suit) and may not be turned down: if the others pass, the dealer must make. Off: the
+    dealer names trump at once, before looking."""
     dealer_needs_trump_to_pick_up: bool = False
     """Round 1: the dealer may accept only holding a card of the upcard's suit (the left
     bower, of the other printed suit, does not count; the joker does, being a trump)."""
@@ -71,11 +95,16 @@ class RuleSet:
 
     @property
     def cards_per_hand(self) -> int:
-        return 5
+        return self.hand_size
 
     @property
     def tricks_per_hand(self) -> int:
-        return 5
+        return self.hand_size
+
+    @property
+    def tricks_to_make(self) -> int:
+        """The makers need a majority of the tricks: 3 of 5, 4 of 7."""
+        return self.hand_size // 2 + 1
 
     @property
     def kitty_size(self) -> int:
@@ -112,6 +141,9 @@ _BOOL_OPTIONS = {
     "dealer_partner_must_go_alone",
     "passed_player_may_go_alone",
     "dealer_needs_trump_to_pick_up",
+    "win_by_two",
+    "dealer_may_decline",
+    "turned_joker_bid",
 }
 
 
@@ -136,40 +168,76 @@ def _coerce(name: str, value: Any) -> Any:
         if not isinstance(value, str):
             raise RuleSetError(f"rule option name={value!r}: expected a string", options=["name"])
         return value
-    if name == "lone_defender_march_points" and value is None:
+    if name in ("lone_defender_march_points", "hand_limit") and value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
         raise RuleSetError(f"rule option {name}={value!r}: expected a whole number", options=[name])
     return value
 
 
+PLAIN_DECKS = frozenset({24, 28, 32})
+JOKER_DECKS = frozenset({25, 29, 31, 33})
+DECKS_BY_SEATS = {4: (24, 25, 28, 29, 32, 33), 6: (31, 33)}
+
+
+def _either(values: tuple[int, ...]) -> str:
+    return ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
+
+
 def _contradictions(r: RuleSet) -> list[tuple[str, tuple[str, ...]]]:
     """Each problem as its text and the options it names (both, for a contradiction)."""
     p: list[tuple[str, tuple[str, ...]]] = []
-    if r.seats != 4:
+    if r.seats not in (4, 6):
+        p.append((f"seats={r.seats}: expected 4 or 6", ("seats",)))
+    decks = DECKS_BY_SEATS.get(r.seats, ())
+    if r.seats in DECKS_BY_SEATS and r.deck not in decks:
         p.append((
-            f"seats={r.seats}: only 4 seats are played so far (six-player is later work)",
-            ("seats",),
+            f"deck={r.deck}: expected {_either(decks)} with {r.seats} seats",
+            ("deck", "seats") if r.deck in JOKER_DECKS | PLAIN_DECKS else ("deck",),
         ))
-    if r.deck not in (24, 25, 32, 33):
-        p.append((f"deck={r.deck}: expected 24, 25, 32 or 33", ("deck",)))
-    elif r.joker != (r.deck in (25, 33)):
+    elif r.joker != (r.deck in JOKER_DECKS):
         p.append((
             f"deck={r.deck} contradicts joker={str(r.joker).lower()}: "
-            "a deck with the joker has 25 or 33 cards, one without 24 or 32",
+            "a deck with the joker has 25, 29, 31 or 33 cards, one without 24, 28 or 32",
             ("deck", "joker"),
+        ))
+    if r.hand_size not in (5, 7):
+        p.append((f"hand_size={r.hand_size}: expected 5 or 7", ("hand_size",)))
+    elif r.hand_size == 7 and not (r.seats == 4 and r.deck in (32, 33)):
+        p.append((
+            f"hand_size=7 contradicts deck={r.deck} with {r.seats} seats: seven cards each "
+            "are dealt from 32 or 33 cards to four seats",
+            ("hand_size", "deck", "seats"),
         ))
     if r.target < 1:
         p.append((f"target={r.target}: must be at least 1", ("target",)))
-    if r.lone_defender_euchre_points not in (2, 4):
+    if r.hand_limit is not None:
+        if r.hand_limit < 1:
+            p.append((f"hand_limit={r.hand_limit}: must be at least 1", ("hand_limit",)))
+        if r.win_by_two:
+            p.append((
+                "hand_limit contradicts win_by_two: a game of a fixed number of hands "
+                "ends level or not when they are played",
+                ("hand_limit", "win_by_two"),
+            ))
+    for name in ("march_points", "euchre_points", "lone_march_points"):
+        if getattr(r, name) < 1:
+            p.append((f"{name}={getattr(r, name)}: must be at least 1", (name,)))
+    if r.lone_march_points < r.march_points:
         p.append((
-            f"lone_defender_euchre_points={r.lone_defender_euchre_points}: expected 2 or 4",
+            f"lone_march_points={r.lone_march_points} is less than "
+            f"march_points={r.march_points}: a lone march is worth at least a march",
+            ("lone_march_points", "march_points"),
+        ))
+    if r.lone_defender_euchre_points not in (2, 4, 6):
+        p.append((
+            f"lone_defender_euchre_points={r.lone_defender_euchre_points}: expected 2, 4 or 6",
             ("lone_defender_euchre_points",),
         ))
-    if r.lone_defender_march_points not in (None, 4):
+    if r.lone_defender_march_points not in (None, 4, 6):
         p.append((
             f"lone_defender_march_points={r.lone_defender_march_points}: "
-            "expected 4, or none for 'as a lone defender's euchre'",
+            "expected 4 or 6, or none for 'as a lone defender's euchre'",
             ("lone_defender_march_points",),
         ))
     if r.super_euchre_points not in (2, 4):
@@ -177,21 +245,46 @@ def _contradictions(r: RuleSet) -> list[tuple[str, tuple[str, ...]]]:
             f"super_euchre_points={r.super_euchre_points}: expected 2 or 4",
             ("super_euchre_points",),
         ))
+    if r.turned_joker_bid and not r.joker:
+        p.append((
+            "turned_joker_bid contradicts joker=false: there is no joker to turn",
+            ("turned_joker_bid", "joker"),
+        ))
     if r.lone_defender is LoneDefender.NOT_ALLOWED:
         if r.lone_defender_euchre_points != 2:
             p.append((
-                "lone_defender_euchre_points=4 contradicts lone_defender='not_allowed': "
-                "no defender can be alone",
+                f"lone_defender_euchre_points={r.lone_defender_euchre_points} contradicts "
+                "lone_defender='not_allowed': no defender can be alone",
                 ("lone_defender_euchre_points", "lone_defender"),
             ))
         if r.lone_defender_march_points is not None:
             p.append((
-                "lone_defender_march_points=4 contradicts lone_defender='not_allowed': "
-                "no defender can be alone",
+                f"lone_defender_march_points={r.lone_defender_march_points} contradicts "
+                "lone_defender='not_allowed': no defender can be alone",
                 ("lone_defender_march_points", "lone_defender"),
             ))
     return p
 
+
+_SIX_PLAYER: dict[str, Any] = {
+    # RULES.md section 9 (seed 000): two teams of three, the British game's bidding and
+    # lone play, and the six-player table of points.
+    "seats": 6,
+    "joker": True,
+    "stick_the_dealer": False,
+    "who_may_go_alone": WhoMayGoAlone.ANY_PLAYER,
+    "lone_defender": LoneDefender.ALLOWED,
+    "first_lead": FirstLead.LEFT_OF_LONE_PLAYER,
+    "march_points": 3,
+    "euchre_points": 3,
+    "lone_march_points": 6,
+    "lone_defender_euchre_points": 6,
+}
+_SIX_PLAYER_PRESETS: dict[str, dict[str, Any]] = {
+    "six-player": {"deck": 33, "target": 11},
+    "almonte": {"deck": 31, "target": 15},
+    "almonte-league": {"deck": 31, "hand_limit": 12},
+}
 
 PRESETS: dict[str, RuleSet] = {
     "standard": RuleSet(name="standard"),
@@ -208,6 +301,23 @@ PRESETS: dict[str, RuleSet] = {
         first_lead=FirstLead.LEFT_OF_LONE_PLAYER,
     ),
     "canadian": RuleSet(name="canadian", dealer_partner_must_go_alone=True),
+    # 32-card Euchre as played in New Zealand (seed 000): the British game without the
+    # joker, on a pack that runs down to the sevens.
+    "new-zealand": RuleSet(
+        name="new-zealand",
+        deck=32,
+        target=11,
+        stick_the_dealer=False,
+        who_may_go_alone=WhoMayGoAlone.ANY_PLAYER,
+        lone_defender=LoneDefender.ALLOWED,
+        lone_defender_euchre_points=4,
+        dealer_partner_must_go_alone=True,
+        first_lead=FirstLead.LEFT_OF_LONE_PLAYER,
+    ),
+    **{
+        name: RuleSet(name=name, **_SIX_PLAYER, **options)
+        for name, options in _SIX_PLAYER_PRESETS.items()
+    },
 }
 
 

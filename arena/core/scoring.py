@@ -15,11 +15,11 @@ from arena.core.rules import RuleSet
 class Outcome(Enum):
     THROWN_IN = "thrown_in"
     MADE = "made"
-    """Makers took 3 or 4 tricks."""
+    """Makers took a majority of the tricks but not all (3 or 4 of 5, 4 to 6 of 7)."""
     MARCH = "march"
-    """Makers took all 5 (alone or not)."""
+    """Makers took every trick (alone or not)."""
     EUCHRED = "euchred"
-    """Makers took 0, 1 or 2."""
+    """Makers fell short of a majority."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,14 +37,17 @@ def score_hand(
     maker_alone: bool,
     defender_alone: bool,
 ) -> Score:
+    """The table of RULES.md section 6 with the rule set's points: at four seats a march
+    is 2 (4 alone) and a euchre 2; six-player Euchre scores 3 (6 alone) and 3."""
     defenders = 1 - makers_team
-    if maker_tricks == 5:
-        return Score(Outcome.MARCH, makers_team, 4 if maker_alone else 2)
-    if maker_tricks >= 3:
+    if maker_tricks == rules.tricks_per_hand:
+        points = rules.lone_march_points if maker_alone else rules.march_points
+        return Score(Outcome.MARCH, makers_team, points)
+    if maker_tricks >= rules.tricks_to_make:
         return Score(Outcome.MADE, makers_team, 1)
-    points = 2
+    points = rules.euchre_points
     if defender_alone:
-        points = rules.lone_defender_euchre_points
+        points = max(points, rules.lone_defender_euchre_points)
         if maker_tricks == 0 and rules.lone_defender_march_points is not None:
             points = max(points, rules.lone_defender_march_points)
     if maker_tricks == 0:

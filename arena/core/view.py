@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arena.core.actions import Action, ActionKind
-from arena.core.cards import JOKER, Card
+from arena.core.cards import Card
 from arena.core.game import (
     ActionTaken,
     GameEnded,
@@ -126,7 +126,11 @@ def hand_view(
         current = TrickView(hand.trick_leader, tuple(hand.trick_plays), None)
     # Turned down once round 1 ended without a taker (a dealer's pass in the alone round
     # is no pass of the upcard); a turned joker is never turned down.
-    round2 = phase is not Phase.BID_ROUND_1 and not hand.trump_from_upcard and hand.upcard != JOKER
+    round2 = (
+        phase is not Phase.BID_ROUND_1
+        and phase is not Phase.DEALER_NAMES_TRUMP
+        and not hand.trump_from_upcard
+    )
     return SeatView(
         seat=seat,
         rules=hand.rules,
@@ -143,7 +147,7 @@ def hand_view(
         trump=hand.trump,
         maker=hand.maker,
         alone=tuple(hand.alone),
-        sitting_out=tuple(s for s in range(4) if hand.sitting_out[s]),
+        sitting_out=tuple(s for s in range(hand.seats) if hand.sitting_out[s]),
         discard=hand.discarded if _sees_discard(seat, hand.dealer) else None,
         tricks=tuple(TrickView(t.leader, t.plays, t.winner) for t in hand.tricks),
         current_trick=current,
@@ -177,7 +181,7 @@ def seat_event(event: GameEvent, seat: int) -> Event:
     """What `seat` is told of one event of the game: a deal as its own HandStarted, and
     another seat's discard as an ActionTaken without its card; the rest is public."""
     if isinstance(event, HandDealt):
-        looking = _looks_at_own_cards(seat, event.dealer, event.upcard == JOKER)
+        looking = _looks_at_own_cards(seat, event.dealer, event.dealer_names_blind)
         cards = tuple(sorted(event.hands[seat])) if looking else ()
         return HandStarted(event.hand_number, event.dealer, event.upcard, cards)
     if (

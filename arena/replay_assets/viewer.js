@@ -6,7 +6,9 @@
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;",
     ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
   const SYM = ["♣", "♦", "♥", "♠"], SUIT = ["clubs", "diamonds", "hearts", "spades"];
-  const POS = ["s", "w", "n", "e"];
+  const N = SEATS.length;  /* 4 or 6: seats round the table clockwise from the bottom */
+  const POS = N === 6 ? ["s", "sw", "nw", "n", "ne", "se"] : ["s", "w", "n", "e"];
+  const isSeat = (s) => /^[0-9]$/.test(s) && Number(s) < N;
   let step = 0, persp = "all";
 
   function card(c, where, seat, cls) {
@@ -29,7 +31,7 @@
     const n = parseInt(q.get("step"), 10);
     step = Number.isFinite(n) ? Math.max(0, Math.min(STEPS.length - 1, n)) : 0;
     const s = q.get("seat");
-    persp = s !== null && /^[0-3]$/.test(s) ? s : "all";
+    persp = s !== null && isSeat(s) ? s : "all";
   }
   function write() {
     const h = `#step=${step}&seat=${persp}`;
@@ -69,7 +71,7 @@
     $("next-hand").disabled = step === STEPS.length - 1;
 
     const bottom = persp === "all" ? 0 : Number(persp);
-    const pos = (s) => POS[(s - bottom + 4) % 4];
+    const pos = (s) => POS[(s - bottom + N) % N];
     const known = (s) => {
       if (persp === "all") return pri.hs[s];
       if (Number(persp) === s && pri.looked) return pri.h;
@@ -79,11 +81,11 @@
     const mine = (s) => persp === "all" ? s === pub.tu : (Number(persp) === s && s === pub.tu);
     const lastBid = {};
     for (const [s, t] of pub.au) lastBid[s] = t;
-    const won = [0, 0, 0, 0];
+    const won = new Array(N).fill(0);
     for (const t of pub.tk) won[t[2]] += 1;
 
     let out = "";
-    for (let s = 0; s < 4; s++) {
+    for (let s = 0; s < N; s++) {
       const up = known(s), out_ = pub.so.includes(s);
       const cls = ["seat", "pos-" + pos(s), "t" + (s % 2)];
       if (pub.tu === s) cls.push("turn");
@@ -199,10 +201,14 @@
     } else {
       $("faults-panel").style.display = "none";
     }
-    for (let s = 0; s < 4; s++) {
-      document.querySelector(`#perspective option[value="${s}"]`).textContent =
-        `Seat ${s}: ${SEATS[s].name}`;
+    document.body.dataset.seats = N;
+    for (let s = 0; s < N; s++) {
+      const o = document.createElement("option");
+      o.value = String(s);
+      o.textContent = `Seat ${s}: ${SEATS[s].name}`;
+      $("perspective").appendChild(o);
     }
+    $("keys").textContent = `A or 0–${N - 1}`;
     $("prev").onclick = () => go(step - 1);
     $("next").onclick = () => go(step + 1);
     $("prev-hand").onclick = () => {
@@ -222,7 +228,7 @@
         $("prev-hand").click(); e.preventDefault();
       }
       else if (e.key === "a" || e.key === "A") setPersp("all");
-      else if (/^[0-3]$/.test(e.key)) setPersp(e.key);
+      else if (isSeat(e.key)) setPersp(e.key);
     });
     window.addEventListener("hashchange", () => { read(); render(); });
     read();

@@ -163,6 +163,14 @@ def rules_to_pb(rules: RuleSet, out: pb.RuleSet | None = None) -> pb.RuleSet:
     msg.passed_player_may_go_alone = rules.passed_player_may_go_alone
     msg.super_euchre_points = rules.super_euchre_points
     msg.dealer_needs_trump_to_pick_up = rules.dealer_needs_trump_to_pick_up
+    msg.hand_size = rules.hand_size
+    msg.win_by_two = rules.win_by_two
+    msg.hand_limit = rules.hand_limit or 0
+    msg.march_points = rules.march_points
+    msg.lone_march_points = rules.lone_march_points
+    msg.euchre_points = rules.euchre_points
+    msg.dealer_may_decline = rules.dealer_may_decline
+    msg.turned_joker_bid = rules.turned_joker_bid
     return msg
 
 
@@ -184,6 +192,15 @@ def rules_from_pb(msg: pb.RuleSet) -> RuleSet:
         passed_player_may_go_alone=msg.passed_player_may_go_alone,
         super_euchre_points=msg.super_euchre_points,
         dealer_needs_trump_to_pick_up=msg.dealer_needs_trump_to_pick_up,
+        # 0 is "not set" in proto3: a message from before these fields means the defaults.
+        hand_size=msg.hand_size or 5,
+        win_by_two=msg.win_by_two,
+        hand_limit=msg.hand_limit or None,
+        march_points=msg.march_points or 2,
+        lone_march_points=msg.lone_march_points or 4,
+        euchre_points=msg.euchre_points or 2,
+        dealer_may_decline=msg.dealer_may_decline,
+        turned_joker_bid=msg.turned_joker_bid,
     )
 
 
@@ -328,7 +345,8 @@ def event_to_pb(event: Event, out: pb.Event | None = None) -> pb.Event:
         msg.hand_ended.scores.extend(event.scores)
     elif isinstance(event, GameEnded):
         msg.game_ended.scores.extend(event.scores)
-        msg.game_ended.winning_team = event.winning_team
+        msg.game_ended.winning_team = event.winning_team or 0
+        msg.game_ended.draw = event.winning_team is None
         msg.game_ended.forfeit = event.forfeit
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"not an event: {event!r}")
@@ -355,5 +373,5 @@ def event_from_pb(msg: pb.Event) -> Event:
     if which == "game_ended":
         m = msg.game_ended
         s = m.scores
-        return GameEnded(_pair(s), m.winning_team, m.forfeit)
+        return GameEnded(_pair(s), None if m.draw else m.winning_team, m.forfeit)
     raise MalformedMessage("empty event")

@@ -61,6 +61,7 @@ def gamelog_to_pb(log: GameLog) -> record_pb.GameRecord:
     msg.final_scores.extend(log.final_scores)
     if log.winning_team is not None:
         msg.winning_team = log.winning_team
+    msg.draw = log.drawn
     if log.end is not None:
         msg.end = _END_TO_PB[log.end]
     for f in log.faults:
@@ -75,11 +76,12 @@ def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:
     """Raises MalformedMessage (or RuleSetError) for a record that cannot be read."""
     if msg.schema_version != SCHEMA_VERSION:
         raise MalformedMessage(f"record schema version {msg.schema_version}, expected {SCHEMA_VERSION}")
+    rules = rules_from_pb(msg.rules)
     hands = []
     for hm in msg.hands:
-        dealt: list[tuple[Card, ...]] = [()] * 4
+        dealt: list[tuple[Card, ...]] = [()] * rules.seats
         for d in hm.dealt:
-            if d.seat > 3:
+            if d.seat >= rules.seats:
                 raise MalformedMessage(f"hand {hm.hand_number}: no seat {d.seat}")
             dealt[d.seat] = cards_from_pb(d.cards)
         hands.append(
@@ -99,7 +101,7 @@ def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:
         )
     return GameLog(
         game_id=msg.game_id,
-        rules=rules_from_pb(msg.rules),
+        rules=rules,
         seed=msg.seed,
         first_dealer=msg.first_dealer,
         seats=tuple(
@@ -109,7 +111,9 @@ def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:
         ),
         hands=hands,
         final_scores=_pair(msg.final_scores),
-        winning_team=msg.winning_team if msg.end != record_pb.GAME_END_UNSPECIFIED else None,
+        winning_team=(
+            None if msg.draw or msg.end == record_pb.GAME_END_UNSPECIFIED else msg.winning_team
+        ),
         end=_END_FROM_PB.get(msg.end),
         faults=[
             Fault(_FAULT_FROM_PB.get(f.kind, FaultKind.DISCONNECTED), f.seat, f.hand_number,

@@ -51,6 +51,7 @@ from arena.sdk import (
     name_trump,
     order_up,
     outstanding_cards,
+    partners,
     play,
     trick_power,
     trick_winner,
@@ -92,8 +93,8 @@ _TRUMP_VALUE = (
 # --- card helpers -------------------------------------------------------------------
 
 
-def _partner(seat: int) -> int:
-    return (seat + 2) % 4
+def _is_partner(view: SeatView, other: int) -> bool:
+    return other != view.seat and other % 2 == view.seat % 2
 
 
 def _trump_power(card: Card, trump: int) -> int:
@@ -244,7 +245,8 @@ def _may_win_by_one(view: SeatView) -> bool:
 def _bid_round_1(view: SeatView) -> Action:
     seat, dealer, upcard = view.seat, view.dealer, view.upcard
     upcard_suit = card_suit(upcard)
-    assert upcard_suit is not None, "a turned joker skips round 1: the dealer names trump"
+    if upcard_suit is None:  # a turned joker bid on: name the suit it will be trump of
+        return _bid_on_turned_joker(view)
     trump = int(upcard_suit)
     deck = view.rules.deck
     legal = view.legal_actions
@@ -264,7 +266,7 @@ def _bid_round_1(view: SeatView) -> Action:
         cards = list(view.hand)
         strength = hand_strength(cards, trump, deck)
         jack = _is_jack(upcard)
-        if dealer == _partner(seat):
+        if dealer in partners(seat, view.rules.seats):
             strength += PARTNER_DEALS_BONUS + (JACK_UPCARD_EXTRA if jack else 0.0)
         else:
             strength -= OPPONENT_DEALS_PENALTY + (JACK_UPCARD_EXTRA if jack else 0.0)
@@ -295,7 +297,8 @@ def _bid_round_2(view: SeatView) -> Action:
     for s in _suit_choices(view):
         v = hand_strength(view.hand, s, deck, out)
         if s == nxt:
-            v += NEXT_BONUS + (NEXT_BONUS_LEFT_OF_DEALER if seat == (dealer + 1) % 4 else 0.0)
+            left = (dealer + 1) % view.rules.seats
+            v += NEXT_BONUS + (NEXT_BONUS_LEFT_OF_DEALER if seat == left else 0.0)
         if v > best:
             best_suit, best = s, v
     if best_suit is None:
@@ -304,6 +307,31 @@ def _bid_round_2(view: SeatView) -> Action:
         return PASS
     alone = not _may_win_by_one(view) and alone_worthy(view.hand, best_suit, deck, out)
     return _pick(view, [name_trump(best_suit, alone), name_trump(best_suit)])
+
+
+def _bid_on_turned_joker(view: SeatView) -> Action:
+    """Round 1 on a turned joker (that option): the dealer's team gets the joker, so the
+    dealer and its partners count it; the dealer may not pass, so it names its best."""
+    deck = view.rules.deck
+    ours = view.seat % 2 == view.dealer % 2
+    cards = [*view.hand, JOKER] if view.seat == view.dealer else list(view.hand)
+    best = max(_suit_choices(view), key=lambda s: hand_strength(cards, s, deck))
+    strength = hand_strength(cards, best, deck) + (PARTNER_DEALS_BONUS if ours else 0.0)
+    if strength < CALL_NEED and PASS in view.legal_actions:
+        return PASS
+    return _pick(view, [name_trump(best)])
+
+
+def _dealer_pickup(view: SeatView) -> Action:
+    """The dealer may decline the upcard (that option): take it unless the hand is no
+    stronger with it (the upcard's suit is trump either way)."""
+    trump = view.trump
+    if trump is None:
+        return ORDER_UP
+    deck = view.rules.deck
+    taken = _after_pickup(view.hand, view.upcard, trump)
+    keep = hand_strength(view.hand, trump, deck, frozenset({view.upcard}))
+    return ORDER_UP if hand_strength(taken, trump, deck) >= keep else PASS
 
 
 def _dealer_names_trump(view: SeatView) -> Action:
@@ -399,7 +427,9 @@ def _lead(view: SeatView, t: _Table, cards: list[Card]) -> Card:
     ours = maker is not None and maker % 2 == seat % 2
     my_trumps = sorted((c for c in cards if eff(c) == trump), key=lambda c: -_trump_power(c, trump))
     off = [c for c in cards if eff(c) != trump]
-    opponents = [s for s in range(4) if s % 2 != seat % 2 and s not in view.sitting_out]
+    opponents = [
+        s for s in range(view.rules.seats) if s % 2 != seat % 2 and s not in view.sitting_out
+    ]
     opp_may_trump = t.trumps_outstanding() and any(trump not in t.voids[s] for s in opponents)
     alone = seat in view.alone
     # Draw the defenders' trumps so that our off-suit winners stand up later.
@@ -438,7 +468,10 @@ def _follow(view: SeatView, t: _Table, cards: list[Card]) -> Card:
     win_seat, win_card = trick_winner(plays, trump)
     best = power(win_card)
     played = {s for s, _ in plays}
-    after = [s for s in range(4) if s not in played and s != seat and s not in view.sitting_out]
+    after = [
+        s for s in range(view.rules.seats)
+        if s not in played and s != seat and s not in view.sitting_out
+    ]
     opp_after = any(s % 2 != seat % 2 for s in after)
     winners = sorted((c for c in cards if power(c) > best), key=power)
     cheapest = min(cards, key=t.cost)
@@ -449,7 +482,7 @@ def _follow(view: SeatView, t: _Table, cards: list[Card]) -> Card:
         s = t.suit(card)
         return not any(follows_suit(o, s, trump) and power(o) > p for o in t.outstanding)
 
-    if win_seat == _partner(seat):
+    if _is_partner(view, win_seat):
         if not opp_after or unbeatable(win_card):
             return cheapest
         # Overtake a partner's beatable card only by following suit with a card nobody
@@ -484,6 +517,7 @@ _BY_PHASE = {
     Phase.BID_ROUND_2: _bid_round_2,
     Phase.DEALER_NAMES_TRUMP: _dealer_names_trump,
     Phase.GOING_ALONE: _going_alone,
+    Phase.DEALER_PICKUP: _dealer_pickup,
     Phase.DEALER_DISCARD: _discard,
     Phase.PLAY: _play,
 }

@@ -68,6 +68,7 @@ class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PHASE_DEALER_DISCARD: _ClassVar[Phase]
     PHASE_PLAY: _ClassVar[Phase]
     PHASE_HAND_OVER: _ClassVar[Phase]
+    PHASE_DEALER_PICKUP: _ClassVar[Phase]
 
 class Outcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -116,6 +117,7 @@ PHASE_GOING_ALONE: Phase
 PHASE_DEALER_DISCARD: Phase
 PHASE_PLAY: Phase
 PHASE_HAND_OVER: Phase
+PHASE_DEALER_PICKUP: Phase
 OUTCOME_UNSPECIFIED: Outcome
 OUTCOME_THROWN_IN: Outcome
 OUTCOME_MADE: Outcome
@@ -131,7 +133,7 @@ class Card(_message.Message):
     def __init__(self, suit: _Optional[_Union[Suit, str]] = ..., rank: _Optional[_Union[Rank, str]] = ...) -> None: ...
 
 class RuleSet(_message.Message):
-    __slots__ = ("name", "seats", "deck_size", "joker", "target_score", "stick_the_dealer", "who_may_go_alone", "lone_defender", "lone_defender_euchre_points", "lone_defender_march_points", "dealer_partner_must_go_alone", "first_lead", "passed_player_may_go_alone", "super_euchre_points", "dealer_needs_trump_to_pick_up")
+    __slots__ = ("name", "seats", "deck_size", "joker", "target_score", "stick_the_dealer", "who_may_go_alone", "lone_defender", "lone_defender_euchre_points", "lone_defender_march_points", "dealer_partner_must_go_alone", "first_lead", "passed_player_may_go_alone", "super_euchre_points", "dealer_needs_trump_to_pick_up", "hand_size", "win_by_two", "hand_limit", "march_points", "lone_march_points", "euchre_points", "dealer_may_decline", "turned_joker_bid")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -147,6 +149,14 @@ class RuleSet(_message.Message):
     PASSED_PLAYER_MAY_GO_ALONE_FIELD_NUMBER: _ClassVar[int]
     SUPER_EUCHRE_POINTS_FIELD_NUMBER: _ClassVar[int]
     DEALER_NEEDS_TRUMP_TO_PICK_UP_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    WIN_BY_TWO_FIELD_NUMBER: _ClassVar[int]
+    HAND_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    MARCH_POINTS_FIELD_NUMBER: _ClassVar[int]
+    LONE_MARCH_POINTS_FIELD_NUMBER: _ClassVar[int]
+    EUCHRE_POINTS_FIELD_NUMBER: _ClassVar[int]
+    DEALER_MAY_DECLINE_FIELD_NUMBER: _ClassVar[int]
+    TURNED_JOKER_BID_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
     deck_size: int
@@ -162,7 +172,15 @@ class RuleSet(_message.Message):
     passed_player_may_go_alone: bool
     super_euchre_points: int
     dealer_needs_trump_to_pick_up: bool
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., deck_size: _Optional[int] = ..., joker: _Optional[bool] = ..., target_score: _Optional[int] = ..., stick_the_dealer: _Optional[bool] = ..., who_may_go_alone: _Optional[_Union[WhoMayGoAlone, str]] = ..., lone_defender: _Optional[_Union[LoneDefender, str]] = ..., lone_defender_euchre_points: _Optional[int] = ..., lone_defender_march_points: _Optional[int] = ..., dealer_partner_must_go_alone: _Optional[bool] = ..., first_lead: _Optional[_Union[FirstLead, str]] = ..., passed_player_may_go_alone: _Optional[bool] = ..., super_euchre_points: _Optional[int] = ..., dealer_needs_trump_to_pick_up: _Optional[bool] = ...) -> None: ...
+    hand_size: int
+    win_by_two: bool
+    hand_limit: int
+    march_points: int
+    lone_march_points: int
+    euchre_points: int
+    dealer_may_decline: bool
+    turned_joker_bid: bool
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., deck_size: _Optional[int] = ..., joker: _Optional[bool] = ..., target_score: _Optional[int] = ..., stick_the_dealer: _Optional[bool] = ..., who_may_go_alone: _Optional[_Union[WhoMayGoAlone, str]] = ..., lone_defender: _Optional[_Union[LoneDefender, str]] = ..., lone_defender_euchre_points: _Optional[int] = ..., lone_defender_march_points: _Optional[int] = ..., dealer_partner_must_go_alone: _Optional[bool] = ..., first_lead: _Optional[_Union[FirstLead, str]] = ..., passed_player_may_go_alone: _Optional[bool] = ..., super_euchre_points: _Optional[int] = ..., dealer_needs_trump_to_pick_up: _Optional[bool] = ..., hand_size: _Optional[int] = ..., win_by_two: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., march_points: _Optional[int] = ..., lone_march_points: _Optional[int] = ..., euchre_points: _Optional[int] = ..., dealer_may_decline: _Optional[bool] = ..., turned_joker_bid: _Optional[bool] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("kind", "suit", "card", "alone")
@@ -315,11 +333,13 @@ class HandEnded(_message.Message):
     def __init__(self, result: _Optional[_Union[HandResult, _Mapping]] = ..., scores: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameEnded(_message.Message):
-    __slots__ = ("scores", "winning_team", "forfeit")
+    __slots__ = ("scores", "winning_team", "forfeit", "draw")
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNING_TEAM_FIELD_NUMBER: _ClassVar[int]
     FORFEIT_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
     scores: _containers.RepeatedScalarFieldContainer[int]
     winning_team: int
     forfeit: bool
-    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winning_team: _Optional[int] = ..., forfeit: _Optional[bool] = ...) -> None: ...
+    draw: bool
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winning_team: _Optional[int] = ..., forfeit: _Optional[bool] = ..., draw: _Optional[bool] = ...) -> None: ...

@@ -1,0 +1,21 @@
+"""The rule sets `arena check-bot` plays besides the presets: the other packs, seven-card
+hands, and the options that open phases no preset does (a lone defender under maker-only
+alone, the dealer's trump rule, the dealer's optional pickup, a turned joker bid on).
+Plain values, so that the command line can list them without loading the checker."""
+
+from __future__ import annotations
+
+from arena.core.rules import LoneDefender, RuleSet
+
+CHECK_EXTRA_RULES = {
+    "32-card": RuleSet(name="32-card", deck=32),
+    "33-card": RuleSet(
+        name="33-card", deck=33, joker=True, stick_the_dealer=False,
+        lone_defender=LoneDefender.ALLOWED, dealer_needs_trump_to_pick_up=True,
+    ),
+    "seven-card": RuleSet(name="seven-card", deck=32, hand_size=7),
+    # The dealer's optional pickup and a turned joker bid on (seeds 000 and 004).
+    "29-card": RuleSet(
+        name="29-card", deck=29, joker=True, dealer_may_decline=True, turned_joker_bid=True,
+    ),
+}
