@@ -75,25 +75,26 @@ def audit_game(row: GameRow, log: GameLog, *, game_bots: GameBots | None = None,
     by_seat = {sb.seat: sb for sb in log.seats}
     recorded_seats = tuple(sb.name for sb in sorted(log.seats, key=lambda sb: sb.seat))
     check("seats", ",".join(row.seats), ",".join(recorded_seats))
-    if sorted(by_seat) != [0, 1, 2, 3]:
-        problems.append(f"record: names seats {sorted(by_seat)}, not the four seats")
+    n = log.rules.seats
+    if sorted(by_seat) != list(range(n)):
+        problems.append(f"record: names seats {sorted(by_seat)}, not the {n} seats")
         return problems
     if row.a_team not in (0, 1):
         problems.append(f"a_team: stored {row.a_team!r}, not a team")
         return problems
     a_team = row.a_team
     for column, label, team in (("bot_a", row.bot_a, a_team), ("bot_b", row.bot_b, 1 - a_team)):
-        held = {by_seat[team].name, by_seat[team + 2].name}
+        held = {by_seat[seat].name for seat in range(team, n, 2)}
         if held != {label}:
             problems.append(f"{column}/a_team: stored {label!r} on team {team}, the record "
                             f"seats {' and '.join(sorted(held))} there")
 
-    if log.end is None or log.winning_team not in (0, 1):
-        problems.append("record: not a finished game (no end or no winning team)")
+    if log.end is None or (log.winning_team not in (0, 1) and not log.drawn):
+        problems.append("record: not a finished game (no end, no winner and not drawn)")
         return problems
     check("outcome", row.outcome, log.end.value)
     check("winning_team", row.winning_team, log.winning_team)
-    check("score_a", row.score_a, 1.0 if log.winning_team == a_team else 0.0)
+    check("score_a", row.score_a, log.points_of_team(a_team))
     check("points_a", row.points_a, log.final_scores[a_team])
     check("points_b", row.points_b, log.final_scores[1 - a_team])
     check("hands", row.hands, len(log.hands))

@@ -19,6 +19,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import socket
 import sqlite3
 import time
@@ -35,10 +36,12 @@ from arena.manifest import BotManifest
 from arena.plan import PlannedGame
 from arena.stats import BotStats, collect_stats
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+"""3: a game may be drawn (league play of a fixed number of hands): winning_team NULL,
+score_a 0.5. A version 2 database is upgraded in place when opened."""
 
 SCHEMA = """
--- Euchre Arena ladder database, schema version 2 (PRAGMA user_version).
+-- Euchre Arena ladder database, schema version 3 (PRAGMA user_version).
 
 -- One row: the ladder and the settings every stored game was played under. A run whose
 -- settings differ (seed, rules, duplicate, time control, fault policy) is refused.
@@ -95,11 +98,11 @@ CREATE TABLE games (
     deal        INTEGER NOT NULL,   -- duplicate mode: the two games of a deal share it
     seed        INTEGER NOT NULL,   -- the deal seed (with the rules it fixes every card)
     first_dealer INTEGER NOT NULL,
-    a_team      INTEGER NOT NULL CHECK (a_team IN (0, 1)),  -- bot_a's seats: a_team, a_team+2
+    a_team      INTEGER NOT NULL CHECK (a_team IN (0, 1)),  -- bot_a's seats: those of this parity
     seats       TEXT    NOT NULL,   -- the bots by seat, comma-separated labels
     outcome     TEXT    NOT NULL CHECK (outcome IN ('completed', 'forfeit')),
-    winning_team INTEGER NOT NULL CHECK (winning_team IN (0, 1)),
-    score_a     REAL    NOT NULL CHECK (score_a IN (0, 1)),  -- 1: bot_a's team won
+    winning_team INTEGER CHECK (winning_team IN (0, 1)),  -- NULL: a draw
+    score_a     REAL    NOT NULL CHECK (score_a IN (0, 0.5, 1)),  -- 1: bot_a's team won
     points_a    INTEGER NOT NULL,   -- final game score of bot_a's team
     points_b    INTEGER NOT NULL,
     hands       INTEGER NOT NULL,
@@ -193,7 +196,8 @@ class GameRow:
     a_team: int
     seats: tuple[str, ...]
     outcome: str
-    winning_team: int
+    winning_team: int | None
+    """None for a draw."""
     score_a: float
     points_a: int
     points_b: int
@@ -274,10 +278,13 @@ class Store:
             fd = new_fd
         try:
             conn = _connect(path)
-            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
                 conn.executescript(
                     f"BEGIN; {SCHEMA}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
                 )
+            elif version == 2:
+                _upgrade_2_to_3(conn)
             _check_schema(conn, path)
         except BaseException:
             os.close(fd)
@@ -438,18 +445,20 @@ class Store:
         Returns its row, or None when the game was already stored (it is then left as it
         was: the first result stands)."""
         end, winning_team = log.end, log.winning_team  # (log is replaced below, these are not)
-        if log.game_id != game.game_id or end is None or winning_team is None:
+        if log.game_id != game.game_id or end is None or (winning_team is None and not log.drawn):
             raise ValueError(f"not a finished record of {game.game_id}: {log.game_id}, {log.end}")
+        score_a = log.points_of_team(game.a_team)
         a_team = game.a_team
         seat_labels = game.seats
         if any(sb.name != seat_labels[sb.seat] for sb in log.seats):
             raise ValueError(f"{game.game_id}: seats {log.seats}, planned {seat_labels}")
-        if len(log.seats) < 4:
-            # A record from elsewhere may list only some seats (the runner names all four);
-            # the plan says who held the others, and a stored record must name all four.
+        if len(log.seats) < len(seat_labels):
+            # A record from elsewhere may list only some seats (the runner names them all);
+            # the plan says who held the others, and a stored record must name them all.
             have = {sb.seat: sb for sb in log.seats}
             log = replace(log, seats=tuple(
-                have.get(seat) or SeatBot(seat, seat_labels[seat], "") for seat in range(4)
+                have.get(seat) or SeatBot(seat, seat_labels[seat], "")
+                for seat in range(len(seat_labels))
             ))
         blob = records.encode(log)
         kinds = ",".join(sorted({f.kind.value for f in log.faults}))
@@ -458,7 +467,7 @@ class Store:
         values = (
             game.game_id, game.seq, bot_ids[game.bot_a], bot_ids[game.bot_b], game.number,
             game.deal, game.seed, game.first_dealer, a_team, ",".join(seat_labels),
-            end.value, winning_team, 1.0 if winning_team == a_team else 0.0,
+            end.value, winning_team, score_a,
             log.final_scores[a_team], log.final_scores[1 - a_team], len(log.hands),
             len(log.faults), faults_a, len(log.faults) - faults_a, kinds, log.started_ms,
             log.finished_ms, run, int(log.sandboxed), blob,
@@ -624,6 +633,31 @@ def _connect(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
     return conn
+
+
+def _upgrade_2_to_3(conn: sqlite3.Connection) -> None:
+    """Version 3 lets a game be drawn. SQLite cannot change a CHECK in place, so the games
+    table is rebuilt as its documentation says (foreign keys off, copy, swap, check), in
+    one transaction: an interrupted upgrade leaves version 2 as it was."""
+    games = re.search(r"CREATE TABLE games \(.*?\n\);", SCHEMA, flags=re.S)
+    assert games is not None  # the schema above holds it
+    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        conn.executescript(
+            "BEGIN; "
+            + games.group(0).replace("CREATE TABLE games (", "CREATE TABLE games_v3 (")
+            + " INSERT INTO games_v3 SELECT * FROM games;"
+            " DROP TABLE games;"
+            " ALTER TABLE games_v3 RENAME TO games;"
+            " CREATE INDEX games_by_seq ON games (seq, game_id);"
+            f" PRAGMA user_version = {SCHEMA_VERSION};"
+        )
+        if conn.execute("PRAGMA foreign_key_check").fetchall():
+            conn.execute("ROLLBACK")
+            raise StoreError("the upgrade to schema version 3 broke a reference; left as it was")
+        conn.execute("COMMIT")
+    finally:
+        conn.execute("PRAGMA foreign_keys = ON")
 
 
 def _check_schema(conn: sqlite3.Connection, path: Path) -> None:

@@ -112,11 +112,11 @@ def crosstable(st: Standings) -> Table:
 
 def games_table(rows: Sequence[GameRow], title: str) -> Table:
     t = Table(title=title)
-    for col in ("game", "seq", "team 0 (seats 0, 2)", "team 1 (seats 1, 3)", "dealer",
+    for col in ("game", "seq", "team 0 (even seats)", "team 1 (odd seats)", "dealer",
                 "score", "winner", "end", "faults", "finished"):
         t.add_column(col, justify="right" if col in ("seq", "dealer", "faults") else "left")
     for r in rows:
-        winner = r.seats[r.winning_team]
+        winner = "draw" if r.winning_team is None else r.seats[r.winning_team]
         faults = f"[red]{r.faults} {r.fault_kinds}" if r.faults else ""
         score = f"{r.points_a}-{r.points_b}" if r.a_team == 0 else f"{r.points_b}-{r.points_a}"
         t.add_row(

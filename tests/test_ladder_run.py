@@ -164,6 +164,29 @@ def test_the_demo_finishes_and_prints_standings(tmp_path):
     assert (tmp_path / "demo" / "demo.sqlite").is_file()
 
 
+def test_a_six_seat_league_ladder_stores_verifies_and_rates(tmp_path):
+    """Almonte league play: three processes of one bot a team, exactly twelve hands a
+    game, each record replays under the rules and the standings count every game."""
+    path = write_ladder(tmp_path, ['"random"', '"heuristic"'], games=2, concurrency=2,
+                        seed=5, rules="almonte-league")
+    proc = ladder_cli("run", path, "--quiet")
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    db = load_ladder(path).database
+    with Store.open(db) as store:
+        rows = store.games()
+        assert len(rows) == 2 and all(len(r.seats) == 6 for r in rows)
+        for r in rows:
+            log = store.record(r.game_id)
+            assert log.rules.seats == 6 and len(log.hands) == 12 and not log.faults
+            assert r.score_a == log.points_of_team(r.a_team)
+            assert {s.name for s in log.seats if s.seat % 2 == r.a_team} == {r.bot_a}
+        st = compute_standings(rows)
+    assert st.line("heuristic").games == st.line("random").games == 2
+    verify = subprocess.run([sys.executable, "-m", "arena.cli", "verify", str(db)],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert verify.returncode == 0 and "2 record(s)" in verify.stdout, verify.stdout
+
+
 def test_a_bot_that_cannot_start_loses_with_every_seat_on_record(tmp_path):
     """A forfeit while the bots start: the record still names all four seats (the runner's
     may stop at the failing one), so the win is credited and the game replays."""

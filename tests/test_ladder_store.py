@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.core.rules import preset
+from arena.core.rules import RuleSet, preset
 from arena.deals import key_from_seed
 from arena.faults import Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, SeatBot
@@ -35,7 +35,8 @@ def fake_log(game: PlannedGame, a_wins: bool, faults: int = 0, seats: int = 4) -
     """A record with no hands: enough for the store, which never looks inside a game."""
     winner = game.a_team if a_wins else 1 - game.a_team
     log = GameLog(
-        game_id=game.game_id, rules=preset("standard"), seed=game.seed,
+        game_id=game.game_id, rules=preset("standard" if seats == 4 else "six-player"),
+        seed=game.seed,
         first_dealer=game.first_dealer,
         seats=tuple(SeatBot(s, game.seats[s], "1") for s in range(seats)),
         final_scores=(10, 4) if winner == 0 else (4, 10), winning_team=winner,
@@ -284,3 +285,84 @@ def test_a_game_with_an_unsealed_seat_is_stored_and_shown_as_such(tmp_path):
     console.print(standings_table(sealed))
     assert UNSEALED_MARK not in console.export_text()
     store.close()
+
+
+# --- drawn games (league play) and six seats --------------------------------------------
+
+
+def drawn_log(game: PlannedGame) -> GameLog:
+    """A finished league game that ended level: nobody won."""
+    log = fake_log(game, a_wins=True, seats=len(game.seats))
+    log.rules = preset("almonte-league") if len(game.seats) == 6 else RuleSet(hand_limit=12)
+    log.final_scores, log.winning_team = (14, 14), None
+    return log
+
+
+def test_a_drawn_six_seat_game_is_stored_as_half_a_point_each(tmp_path):
+    store, ids = open_store(tmp_path)
+    run = store.start_run(planned=2, to_play=2, concurrency=1)
+    games = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, key=KEY,
+                 duplicate=True, seats=6)
+    assert games[0].seats == ("alpha", "bravo") * 3 or games[0].seats == ("bravo", "alpha") * 3
+    row = store.record_game(games[0], drawn_log(games[0]), ids, run)
+    assert row is not None and row.winning_team is None and row.score_a == 0.5
+    (stored,) = store.conn.execute("SELECT winning_team, score_a FROM games").fetchall()
+    assert stored == (None, 0.5)
+    assert store.record(games[0].game_id).drawn
+    store.record_game(games[1], fake_log(games[1], a_wins=True, seats=6), ids, run)
+    st = compute_standings(store.games())
+    by_name = {ln.name: ln for ln in st.lines}
+    # One draw and one win for alpha: 1.5 of 2 points, so alpha is rated above bravo.
+    assert by_name["alpha"].rating > by_name["bravo"].rating
+    assert by_name["alpha"].wins + by_name["bravo"].wins == 1
+    store.close()
+
+
+def test_an_unfinished_record_is_still_refused(tmp_path):
+    store, ids = open_store(tmp_path)
+    run = store.start_run(planned=1, to_play=1, concurrency=1)
+    game = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=1, key=KEY,
+                duplicate=True)[0]
+    log = fake_log(game, a_wins=True)
+    log.winning_team, log.end = None, None
+    with pytest.raises(ValueError, match="not a finished record"):
+        store.record_game(game, log, ids, run)
+    store.close()
+
+
+def test_a_version_2_database_is_upgraded_keeping_its_games(tmp_path):
+    """Version 2 could not hold a draw; opening it with this arena upgrades it in place."""
+    import ladder.store as store_module
+
+    store, ids = open_store(tmp_path)
+    run = store.start_run(planned=2, to_play=2, concurrency=1)
+    games = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, key=KEY,
+                 duplicate=True)
+    store.record_game(games[0], fake_log(games[0], a_wins=True), ids, run)
+    store.close()
+    v2_schema = store_module.SCHEMA.replace(
+        "winning_team INTEGER CHECK (winning_team IN (0, 1)),",
+        "winning_team INTEGER NOT NULL CHECK (winning_team IN (0, 1)),",
+    ).replace("CHECK (score_a IN (0, 0.5, 1))", "CHECK (score_a IN (0, 1))")
+    assert v2_schema != store_module.SCHEMA
+    old = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(old, isolation_level=None)
+    conn.executescript(f"BEGIN; {v2_schema}; PRAGMA user_version = 2; COMMIT;")
+    conn.execute(f"ATTACH DATABASE '{tmp_path / 'l.sqlite'}' AS new")
+    for table in ("ladder", "bots", "runs", "games", "game_bots", "rating_history"):
+        conn.execute(f"INSERT INTO main.{table} SELECT * FROM new.{table}")
+    conn.execute("DETACH DATABASE new")
+    with pytest.raises(sqlite3.IntegrityError):  # version 2 refuses a draw
+        conn.execute("UPDATE games SET winning_team = NULL, score_a = 0.5")
+    conn.close()
+    upgraded = Store.open(old, write=True)
+    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert [g.game_id for g in upgraded.games()] == [games[0].game_id]
+    assert upgraded.record(games[0].game_id).winning_team is not None
+    upgraded.bind_settings("test", SETTINGS)
+    run2 = upgraded.start_run(planned=2, to_play=1, concurrency=1)
+    row = upgraded.record_game(games[1], drawn_log(games[1]), ids, run2)
+    assert row is not None and row.score_a == 0.5
+    indexes = {r[0] for r in upgraded.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert "games_by_seq" in indexes
+    upgraded.close()
