@@ -5,7 +5,7 @@ Plain values, so that the command line can list them without loading the checker
 
 from __future__ import annotations
 
-from arena.core.rules import LoneDefender, RuleSet
+from arena.core.rules import LoneDefender, RuleSet, WhoMayGoAlone
 
 CHECK_EXTRA_RULES = {
     "32-card": RuleSet(name="32-card", deck=32),
@@ -17,5 +17,9 @@ CHECK_EXTRA_RULES = {
     # The dealer's optional pickup and a turned joker bid on (seeds 000 and 004).
     "29-card": RuleSet(
         name="29-card", deck=29, joker=True, dealer_may_decline=True, turned_joker_bid=True,
+    ),
+    # Railroading (seeds 000 and 004): the partner's card passed face down.
+    "railroading": RuleSet(
+        name="railroading", who_may_go_alone=WhoMayGoAlone.ANY_PLAYER, railroading=True,
     ),
 }

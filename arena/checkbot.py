@@ -256,6 +256,8 @@ def expected_phases(rule_sets: dict[str, RuleSet]) -> list[str]:
         out.append(Phase.DEALER_NAMES_TRUMP.value)
     if any(r.dealer_may_decline for r in rule_sets.values()):
         out.append(Phase.DEALER_PICKUP.value)
+    if any(r.lone_asks_partner or r.railroading for r in rule_sets.values()):
+        out.append(Phase.PARTNER_GIVES.value)
     if any(r.who_may_go_alone is WhoMayGoAlone.ANY_PLAYER
            or r.lone_defender is not LoneDefender.NOT_ALLOWED for r in rule_sets.values()):
         out.append(Phase.GOING_ALONE.value)

@@ -18,7 +18,8 @@ from rich.text import Text
 from arena import records
 from arena.core.actions import Action, ActionKind
 from arena.core.cards import JOKER, SUITS, Card, card_label
-from arena.core.view import seat_view
+from arena.core.game import ActionTaken
+from arena.core.view import seat_event, seat_view
 from arena.errors import ConfigError
 from arena.gamelog import GameLog
 from arena.replay import Divergence, Point, replay, verify
@@ -90,6 +91,8 @@ def cards_text(cards: Iterable[Card]) -> Text:
 def _action_text(seat_names: list[str], seat: int, action: Action, hidden: bool) -> Text:
     who = Text(f"{seat_names[seat]}: ")
     k = action.kind
+    if k in (ActionKind.GIVE, ActionKind.PASS_CARD) and hidden:
+        return who + Text(f"gives seat {action.seat} a card face down", style="dim")
     if k is ActionKind.DISCARD:
         if hidden:
             return who + Text("discards a card face down", style="dim")
@@ -207,7 +210,9 @@ class _HandPrinter:
                 held = seat_view(game, seat).hand
                 self.console.print(Text(f"  {names[seat]} holds ", style="dim") + cards_text(held))
             return
-        hidden = kind is ActionKind.DISCARD and seat is not None and seat != la.seat
+        # What this seat was told of the action: arena.core.view decides, as for its bot.
+        told = seat_event(ActionTaken(la.seat, la.action, kind), seat) if seat is not None else None
+        hidden = isinstance(told, ActionTaken) and told.action is None
         text = _action_text(names, la.seat, la.action, hidden)
         if la.substituted:
             text.append("  (played by the arena after a fault)", style="red")

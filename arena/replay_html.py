@@ -33,14 +33,17 @@ from arena.core.view import SeatView, hand_view, seat_view
 from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction
 from arena.replay import Divergence, replay
 
-PERSPECTIVES = ("all", 0, 1, 2, 3)
-
 _PHASE_TEXT = {
     Phase.BID_ROUND_1: "Bidding, round 1",
     Phase.BID_ROUND_2: "Bidding, round 2",
     Phase.DEALER_NAMES_TRUMP: "Joker turned: dealer names trump",
     Phase.GOING_ALONE: "Going alone?",
     Phase.DEALER_DISCARD: "Dealer discards",
+    Phase.DEALER_PICKUP: "Dealer takes the upcard or leaves it",
+    Phase.LONER_ASKS: "Lone player asks a partner for a card",
+    Phase.PARTNER_GIVES: "Partner gives the lone player a card",
+    Phase.LONER_DISCARDS: "Lone player discards",
+    Phase.LONER_EXCHANGES: "Lone player keeps the passed card or sets it aside",
     Phase.PLAY: "Play",
     Phase.HAND_OVER: "Hand over",
 }
@@ -67,7 +70,13 @@ def action_text(action: Action) -> str:
         return f"names {_suit_text(action.suit)}{alone}"
     if k is ActionKind.GO_ALONE:
         return "goes alone"
+    if k is ActionKind.ASK:
+        return f"asks seat {action.seat} for a card"
     assert action.card is not None
+    if k is ActionKind.GIVE:
+        return f"gives {card_label(action.card)} to seat {action.seat}"
+    if k is ActionKind.PASS_CARD:
+        return f"passes {card_label(action.card)} face down to seat {action.seat}"
     verb = "discards" if k is ActionKind.DISCARD else "plays"
     return f"{verb} {card_label(action.card)}"
 
@@ -169,8 +178,14 @@ def _seen_action(prev: SeatView, now: SeatView) -> str:
         return f"Seat {s} plays {card_label(c)}"
     if now.discard is not None and prev.discard is None:
         return f"Seat {actor} discards {card_label(now.discard)}"
-    if prev.phase is Phase.DEALER_DISCARD:
-        return f"Seat {actor} discards a card face down"
+    if now.gave is not None and prev.gave is None:
+        return f"Seat {actor} gives {card_label(now.gave)}"
+    if len(now.set_aside) > len(prev.set_aside):
+        return f"Seat {actor} puts {card_label(now.set_aside[-1])} face down"
+    if prev.phase in (Phase.DEALER_DISCARD, Phase.LONER_DISCARDS, Phase.LONER_EXCHANGES):
+        return f"Seat {actor} puts a card face down"
+    if prev.phase is Phase.PARTNER_GIVES:
+        return f"Seat {actor} gives a lone partner a card"
     return f"Seat {actor} acts"
 
 

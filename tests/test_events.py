@@ -63,15 +63,19 @@ def hands_from(stream) -> list[HandLog]:
 
 def told_to(stream, seat: int) -> list:
     """What the seat must be told, read from the rules (not through arena.core.view): its
-    own cards of each deal (none while, as dealer, it names trump on a turned joker), and
-    of another seat's discard only that it happened."""
+    own cards of each deal (none while, as dealer, it names trump on a turned joker), of
+    another seat's discard only that it happened, and of a card given to a lone player
+    (Cornwall) only that it was, unless it is the loner given it."""
     out = []
     for e in stream:
         if isinstance(e, HandDealt):
-            blind = e.upcard == JOKER and seat == e.dealer
+            blind = e.upcard == JOKER and seat == e.dealer and e.dealer_names_blind
             own = () if blind else tuple(sorted(e.hands[seat]))
             out.append(HandStarted(e.hand_number, e.dealer, e.upcard, own))
-        elif isinstance(e, ActionTaken) and e.kind is ActionKind.DISCARD and e.seat != seat:
+        elif isinstance(e, ActionTaken) and e.seat != seat and (
+            e.kind in (ActionKind.DISCARD, ActionKind.PASS_CARD)
+            or (e.kind is ActionKind.GIVE and e.action.seat != seat)
+        ):
             out.append(ActionTaken(e.seat, None, e.kind))
         else:
             out.append(e)

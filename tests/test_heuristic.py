@@ -289,6 +289,8 @@ VARIANTS = [
     STANDARD.with_options(dealer_may_decline=True, win_by_two=True),
     BRITISH.with_options(turned_joker_bid=True, dealer_may_decline=True),
     PRESETS["six-player"].with_options(turned_joker_bid=True, dealer_may_decline=True),
+    PRESETS["six-player"].with_options(lone_asks_partner=False, railroading=True),
+    BRITISH.with_options(railroading=True),
 ]
 
 

@@ -33,7 +33,8 @@ from arena.core.view import HandStarted, hand_view, seat_events
 
 ALL_ACTIONS = (
     A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE, A.GO_ALONE,
-    *A.NAME_TRUMP, *A.NAME_TRUMP_ALONE, *A.DISCARD, *A.PLAY,
+    *A.NAME_TRUMP, *A.NAME_TRUMP_ALONE, *A.DISCARD, *A.PLAY, *A.ASK,
+    *(a for row in A.GIVE for a in row), *(a for row in A.PASS_CARD for a in row),
 )
 DECKS = {24: False, 25: True, 28: False, 29: True, 31: True, 32: False, 33: True}
 DECKS_AT = {4: (24, 25, 28, 29, 32, 33), 6: (31, 33)}
@@ -99,20 +100,34 @@ def played_cards(h: HandState) -> list[int]:
 def check_conservation(h: HandState) -> None:
     kitty = [c for c in h.kitty if not (h.dealer_took_upcard and c == h.upcard)]
     discard = [] if h.discarded is None else [h.discarded]
-    everything = [c for hand in h.hands for c in hand] + kitty + discard + played_cards(h)
+    aside = [c for cs in h.set_aside for c in cs] + h.set_aside_unseen
+    pending = [] if h.passed_card is None else [h.passed_card]
+    everything = ([c for hand in h.hands for c in hand] + kitty + discard + played_cards(h)
+                  + aside + pending)
     assert sorted(everything) == sorted(build_deck(h.rules.deck))
     assert h.upcard == h.kitty[0]
     assert (h.upcard in h.hands[h.dealer] or h.discarded == h.upcard
             or h.upcard in played_cards(h)) == h.dealer_took_upcard
 
 
+def own_knowledge(h: HandState, seat: int) -> set[int]:
+    """What a seat has seen of its own: its hand, what it gave a lone partner, what it set
+    aside as a lone player (not a railroaded card it never looked at)."""
+    known = set(h.hands[seat]) | set(h.set_aside[seat])
+    if h.gave[seat] is not None:
+        known.add(h.gave[seat])
+    return known
+
+
 def check_views(h: HandState) -> None:
     played = set(played_cards(h))
     for seat in range(h.rules.seats):
         v = hand_view(h, seat)
-        allowed = set(h.hands[seat]) | {h.upcard} | played
+        allowed = own_knowledge(h, seat) | {h.upcard} | played
         if seat == h.dealer and h.discarded is not None:
             allowed.add(h.discarded)
+        assert h.passed_card not in v.visible_cards() or h.gave[seat] == h.passed_card
+        assert v.cards_held() == [len(x) for x in h.hands]
         assert v.visible_cards() <= allowed, (seat, v)
         if seat != h.dealer:
             assert v.discard is None
@@ -146,7 +161,7 @@ def check_events(h: HandState, events, game: GameState) -> None:
     A new deal shows each seat its own cards only (game.hand is that new hand)."""
     played = set(played_cards(h))
     for seat in range(h.rules.seats):
-        allowed = set(h.hands[seat]) | {h.upcard} | played
+        allowed = own_knowledge(h, seat) | {h.upcard} | played
         if seat == h.dealer and h.discarded is not None:
             allowed.add(h.discarded)
         for event in seat_events(events, seat):
@@ -160,7 +175,8 @@ def check_events(h: HandState, events, game: GameState) -> None:
 
 def check_legal_list(h: HandState, legal) -> None:
     assert legal, h.describe()
-    assert not h.sitting_out[h.turn]
+    # Only a partner giving a lone player a card acts while sitting out.
+    assert not h.sitting_out[h.turn] or h.phase is Phase.PARTNER_GIVES
     if h.phase is Phase.PLAY:
         hand = h.hands[h.turn]
         if h.trick_plays:
@@ -314,6 +330,7 @@ def random_rules(draw) -> RuleSet:
         euchre_points=draw(st.sampled_from([2, 3])),
         dealer_may_decline=draw(st.booleans()),
         turned_joker_bid=DECKS[deck] and draw(st.booleans()),
+        **draw(st.sampled_from([{}, {"lone_asks_partner": True}, {"railroading": True}])),
         stick_the_dealer=draw(st.booleans()),
         who_may_go_alone=draw(st.sampled_from(list(WhoMayGoAlone))),
         lone_defender=lone_defender,

@@ -109,12 +109,26 @@ def test_size_stays_small_for_a_long_game():
 # --- the data: what each perspective holds ------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+OPTION_GAMES = {
+    # Phases no preset opens: the dealer's optional pickup, a turned joker bid on, and
+    # railroading (a card passed face down that only its giver has seen).
+    "options": PRESETS["british"].with_options(
+        dealer_may_decline=True, turned_joker_bid=True, railroading=True
+    ),
+    "six-railroading": PRESETS["six-player"].with_options(
+        lone_asks_partner=False, railroading=True
+    ),
+}
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS) + sorted(OPTION_GAMES))
 def test_seat_perspectives_hold_nothing_hidden(preset):
     """Against the engine, replayed here: no perspective of a seat holds another seat's
-    card, the kitty under the upcard or (but for the dealer) the discard, in any form."""
+    card, the kitty under the upcard, (but for the dealer) the discard, or a card given
+    or passed to a lone player but by the two it is shown to, in any form."""
+    rules = OPTION_GAMES.get(preset) or PRESETS[preset]
     for seed in (5, 6, 7):
-        log = play_random_game(seed, PRESETS[preset], ("a", "b", "c", "d"))
+        log = play_random_game(seed, rules, ("a", "b", "c", "d"))
         data = build_data(log)
         assert data["error"] is None
         steps = iter(i for i, st in enumerate(data["steps"]) if st[1] < _hand_len(log, st[0]))
@@ -129,9 +143,14 @@ def test_seat_perspectives_hold_nothing_hidden(preset):
                 for other in range(log.rules.seats):
                     if other != seat:
                         hidden |= set(hand.hands[other])
+                    hidden |= set(hand.set_aside[other])
                 if seat != hand.dealer and hand.discarded is not None:
                     hidden.add(hand.discarded)
+                hidden |= set(hand.set_aside_unseen)
+                if hand.passed_card is not None:
+                    hidden.add(hand.passed_card)
                 hidden -= {hand.upcard}  # public, even in the dealer's hand or discarded
+                hidden -= {hand.gave[seat], *hand.set_aside[seat]}  # its own doing
                 pub, pri, last = step_data(data, i, seat)
                 assert pub["n"] == pub_all["n"]
                 shown = {pub["up"], *pri["h"], *pri["lg"]}

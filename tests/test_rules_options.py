@@ -42,6 +42,8 @@ DEFAULTS = {
     "euchre_points": 2,
     "dealer_may_decline": False,
     "turned_joker_bid": False,
+    "lone_asks_partner": False,
+    "railroading": False,
     "name": "custom",
 }
 
@@ -116,6 +118,7 @@ SIX_PLAYER = BRITISH | {
     "euchre_points": 3,
     "lone_march_points": 6,
     "lone_defender_euchre_points": 6,
+    "lone_asks_partner": True,
 }
 
 
@@ -175,6 +178,8 @@ NON_DEFAULT_VALUES = {
     "euchre_points": (3, {}),
     "dealer_may_decline": (True, {}),
     "turned_joker_bid": (True, {"deck": 25, "joker": True}),
+    "lone_asks_partner": (True, {}),
+    "railroading": (True, {}),
     "name": ("my table", {}),
 }
 
@@ -238,6 +243,12 @@ def test_seven_cards_each_only_from_32_or_33_cards_at_four_seats():
             RuleSet(**options)
     with pytest.raises(RuleSetError, match="hand_size=6: expected 5 or 7"):
         RuleSet(hand_size=6)
+
+
+def test_one_card_from_a_partner_asked_for_or_railroaded_not_both():
+    with pytest.raises(RuleSetError, match="lone_asks_partner contradicts railroading") as e:
+        RuleSet(lone_asks_partner=True, railroading=True)
+    assert e.value.options == ("lone_asks_partner", "railroading")
 
 
 def test_league_play_and_win_by_two_contradict():

@@ -63,6 +63,10 @@ def lone_march_at_six() -> HandState:
     for defender in (2, 4, 0):  # clockwise from the dealer's left; 3 and 5 are out
         assert (h.phase, h.turn) == (Phase.GOING_ALONE, defender)
         h.apply(A.PASS, defender)
+    # Cornwall: the loner may ask either partner for a card; holding the best five, no.
+    assert (h.phase, h.turn) == (Phase.LONER_ASKS, 1)
+    assert set(h.legal_actions()) == {A.PASS, A.ask(3), A.ask(5)}
+    h.apply(A.PASS, 1)
     assert (h.phase, h.turn) == (Phase.DEALER_DISCARD, 0)
     h.apply(A.discard(parse_card("7C")), 0)
     assert (h.phase, h.turn) == (Phase.PLAY, 2)  # left of the lone player (British lead)
@@ -274,3 +278,74 @@ def test_without_the_option_a_turned_joker_is_named_blind():
     h = deal(RuleSet(deck=25, joker=True), *JOKER_DEAL)
     assert (h.phase, h.turn) == (Phase.DEALER_NAMES_TRUMP, 0)
     assert hand_view(h, 0).hand == ()
+
+
+# --- a lone player's card from a partner: Cornwall's ask (000) and railroading (000, 004) ---
+
+CORNWALL_DEAL = [
+    "QH TH 9H 8H 7C",      # seat 0, the dealer
+    "JKR JH JD AC KC",     # seat 1: three top trumps and two clubs
+    "AH 9C TC QC 7D",      # seat 2
+    "AD KD QD TD 9D",      # seat 3: a partner of seat 1
+    "AS KS QS JS TS",
+    "KH 8C JC 8D 9S",      # seat 5: the other partner, with the king of hearts
+]
+
+
+def loner_at_six(rules: RuleSet) -> HandState:
+    h = deal(rules, CORNWALL_DEAL, "7H 8S 7S")
+    h.apply(A.ORDER_UP, 1)
+    h.apply(A.GO_ALONE, 1)
+    for defender in (2, 4, 0):
+        h.apply(A.PASS, defender)
+    return h
+
+
+def test_cornwall_the_loner_asks_a_partner_who_chooses_the_card_then_discards():
+    """Seed 000: "el jugador solo puede pedir una carta a uno de sus compañeros" and
+    discards one; nobody else sees either card."""
+    h = loner_at_six(SIX)
+    h.apply(A.ask(5), 1)
+    assert (h.phase, h.turn) == (Phase.PARTNER_GIVES, 5)  # sitting out, it still gives
+    kh = parse_card("KH")
+    assert A.give(kh, 1) in h.legal_actions() and len(h.legal_actions()) == 5
+    h.apply(A.give(kh, 1), 5)
+    assert (h.phase, h.turn) == (Phase.LONER_DISCARDS, 1) and kh in h.hands[1]
+    assert hand_view(h, 1).cards_held()[1] == 6 and hand_view(h, 3).cards_held()[5] == 4
+    h.apply(A.discard(parse_card("KC")), 1)
+    assert (h.phase, h.turn) == (Phase.DEALER_DISCARD, 0)
+    # Who may see what: the giver knows the king, the loner knows both cards, others none.
+    views = {s: hand_view(h, s) for s in range(6)}
+    assert views[5].gave == kh and views[1].set_aside == (parse_card("KC"),)
+    for s in (0, 2, 3, 4):
+        assert kh not in views[s].visible_cards() and parse_card("KC") not in views[s].visible_cards()
+
+
+def test_railroading_at_four_the_partner_passes_face_down_and_the_loner_decides_blind():
+    """Seeds 000 and 004: the partner passes one card face down; before looking, the loner
+    swaps it for a card of the hand or discards it."""
+    rules = RuleSet(railroading=True)
+    h = deal(rules, *STANDARD_DEAL)
+    h.apply(A.ORDER_UP_ALONE, 1)  # seat 1 orders spades up alone; seat 3 lays down
+    assert (h.phase, h.turn) == (Phase.PARTNER_GIVES, 3)  # one partner: no asking
+    qh = parse_card("QH")
+    assert A.pass_card(qh, 1) in h.legal_actions()
+    h.apply(A.pass_card(qh, 1), 3)
+    assert (h.phase, h.turn) == (Phase.LONER_EXCHANGES, 1)
+    view = hand_view(h, 1)
+    assert qh not in view.visible_cards() and A.PASS in view.legal_actions  # not seen yet
+    h.apply(A.discard(parse_card("9D")), 1)  # swap: 9D face down, the passed card taken
+    assert qh in h.hands[1] and parse_card("9D") not in h.hands[1]
+    assert h.phase is Phase.DEALER_DISCARD
+
+
+def test_railroading_at_six_the_loner_names_the_partner_and_may_set_the_card_aside():
+    rules = SIX.with_options(lone_asks_partner=False, railroading=True)
+    h = loner_at_six(rules)
+    assert set(h.legal_actions()) == {A.ask(3), A.ask(5)}  # a card must come
+    h.apply(A.ask(3), 1)
+    ad = parse_card("AD")
+    h.apply(A.pass_card(ad, 1), 3)
+    h.apply(A.PASS, 1)  # set aside unseen
+    assert ad not in h.hands[1] and h.set_aside_unseen == [ad]
+    assert ad not in hand_view(h, 1).visible_cards() and hand_view(h, 3).gave == ad

@@ -11,7 +11,8 @@ from enum import IntEnum
 
 from arena.core.cards import NUM_CARD_IDS, SUITS, Card, Suit, card_name
 
-_INTERNED: dict[tuple[int, int | None, int | None, bool], Action] = {}
+_INTERNED: dict[tuple[int, int | None, int | None, bool, int | None], Action] = {}
+MAX_SEATS = 6
 
 
 class ActionKind(IntEnum):
@@ -27,6 +28,15 @@ class ActionKind(IntEnum):
     """The alone round (when any player may go alone): play without a partner."""
     PLAY = 5
     """Play a card to the trick."""
+    ASK = 6
+    """A lone player asks `seat` (a partner) for a card: Cornwall's ask, or railroading at
+    six seats, where the loner chooses which partner passes."""
+    GIVE = 7
+    """A partner gives `card` to the lone player `seat` (Cornwall): the loner sees it, no
+    one else does."""
+    PASS_CARD = 8
+    """A partner passes `card` face down to the lone player `seat` (railroading): nobody
+    but the giver sees it unless the loner takes it."""
 
 
 class Action:
@@ -34,12 +44,14 @@ class Action:
     checking one against a legal list is an identity test, and a malformed one (a card
     or suit that does not exist) is refused when it is made, not deep in the engine."""
 
-    __slots__ = ("alone", "card", "kind", "suit")
+    __slots__ = ("alone", "card", "kind", "seat", "suit")
     kind: ActionKind
     suit: Suit | None
     card: Card | None
     alone: bool
     """With ORDER_UP or NAME_TRUMP: the caller goes alone (when only makers may)."""
+    seat: int | None
+    """With ASK: the partner asked; with GIVE and PASS_CARD: the lone player served."""
 
     def __new__(
         cls,
@@ -47,14 +59,16 @@ class Action:
         suit: Suit | int | None = None,
         card: Card | None = None,
         alone: bool = False,
+        seat: int | None = None,
     ) -> Action:
-        key = (kind, suit, card, alone)
+        key = (kind, suit, card, alone, seat)
         found = _INTERNED.get(key)
         if (
             found is not None
             and (card is None or type(card) is int)
             and (suit is None or type(suit) in (Suit, int))
             and type(alone) is bool
+            and (seat is None or type(seat) is int)
         ):
             return found  # (True == 1 and 1.0 == 1 hash alike: those go on to be refused)
         kind = ActionKind(kind)
@@ -65,7 +79,14 @@ class Action:
                 raise ValueError(f"no such suit: {suit!r}")
             suit = Suit(suit)
         needs_suit = kind is ActionKind.NAME_TRUMP
-        needs_card = kind in (ActionKind.DISCARD, ActionKind.PLAY)
+        needs_card = kind in _CARD_KINDS
+        needs_seat = kind in _SEAT_KINDS
+        if needs_seat != (seat is not None):
+            raise ValueError(f"{kind.name.lower()} {'needs' if needs_seat else 'takes no'} seat")
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < MAX_SEATS
+        ):
+            raise ValueError(f"no such seat: {seat!r}")
         if needs_suit != (suit is not None):
             raise ValueError(f"{kind.name.lower()} {'needs' if needs_suit else 'takes no'} suit")
         if needs_card != (card is not None):
@@ -81,14 +102,17 @@ class Action:
         object.__setattr__(obj, "suit", suit)
         object.__setattr__(obj, "card", card)
         object.__setattr__(obj, "alone", alone)
-        _INTERNED[key] = _INTERNED[(kind, suit, card, alone)] = obj
+        object.__setattr__(obj, "seat", seat)
+        _INTERNED[key] = _INTERNED[(kind, suit, card, alone, seat)] = obj
         return obj
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("actions are immutable")
 
-    def __reduce__(self) -> tuple[type[Action], tuple[ActionKind, Suit | None, Card | None, bool]]:
-        return (Action, (self.kind, self.suit, self.card, self.alone))
+    def __reduce__(
+        self,
+    ) -> tuple[type[Action], tuple[ActionKind, Suit | None, Card | None, bool, int | None]]:
+        return (Action, (self.kind, self.suit, self.card, self.alone, self.seat))
 
     def __repr__(self) -> str:
         return f"Action({self})"
@@ -105,9 +129,18 @@ class Action:
             return f"name {name} alone" if self.alone else f"name {name}"
         if k is ActionKind.GO_ALONE:
             return "go alone"
+        if k is ActionKind.ASK:
+            return f"ask seat {self.seat} for a card"
         assert self.card is not None
+        if k is ActionKind.GIVE:
+            return f"give {card_name(self.card)} to seat {self.seat}"
+        if k is ActionKind.PASS_CARD:
+            return f"pass {card_name(self.card)} face down to seat {self.seat}"
         return f"{'discard' if k is ActionKind.DISCARD else 'play'} {card_name(self.card)}"
 
+
+_CARD_KINDS = frozenset({ActionKind.DISCARD, ActionKind.PLAY, ActionKind.GIVE, ActionKind.PASS_CARD})
+_SEAT_KINDS = frozenset({ActionKind.ASK, ActionKind.GIVE, ActionKind.PASS_CARD})
 
 PASS = Action(ActionKind.PASS)
 ORDER_UP = Action(ActionKind.ORDER_UP)
@@ -133,3 +166,26 @@ def discard(card: Card) -> Action:
 
 def play(card: Card) -> Action:
     return PLAY[card]
+
+
+ASK = tuple(Action(ActionKind.ASK, seat=s) for s in range(MAX_SEATS))
+GIVE = tuple(
+    tuple(Action(ActionKind.GIVE, card=c, seat=s) for s in range(MAX_SEATS))
+    for c in range(NUM_CARD_IDS)
+)
+PASS_CARD = tuple(
+    tuple(Action(ActionKind.PASS_CARD, card=c, seat=s) for s in range(MAX_SEATS))
+    for c in range(NUM_CARD_IDS)
+)
+
+
+def ask(seat: int) -> Action:
+    return ASK[seat]
+
+
+def give(card: Card, to: int) -> Action:
+    return GIVE[card][to]
+
+
+def pass_card(card: Card, to: int) -> Action:
+    return PASS_CARD[card][to]

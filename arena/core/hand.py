@@ -7,7 +7,9 @@ loop compute it once per decision.
 
 Phases of a hand, in order (some are skipped):
 
-    BID_ROUND_1 -> [GOING_ALONE] -> [DEALER_PICKUP] -> [DEALER_DISCARD] -> PLAY -> HAND_OVER
+    BID_ROUND_1 -> [GOING_ALONE] -> [exchanges] -> [DEALER_PICKUP] -> [DEALER_DISCARD] -> PLAY
+    exchanges, for each lone player in turn (Cornwall's ask, or railroading):
+        [LONER_ASKS] -> PARTNER_GIVES -> LONER_DISCARDS (Cornwall) or LONER_EXCHANGES
     BID_ROUND_1 -> BID_ROUND_2 -> [GOING_ALONE] -> PLAY -> HAND_OVER
     BID_ROUND_1 -> BID_ROUND_2 -> HAND_OVER            (thrown in, stick the dealer off)
     DEALER_NAMES_TRUMP -> [GOING_ALONE] -> [DEALER_DISCARD] -> PLAY -> HAND_OVER  (joker up)
@@ -30,6 +32,12 @@ Choices the rules reference leaves open, written down here:
   dealer sitting out is never asked; a turned joker is always taken.
 - With a turned joker bid on (an option), round 1 offers each seat a suit to name (the
   joker's suit is the one the maker names); the dealer may not pass it.
+- A lone player's card from a partner (Cornwall's ask, or railroading) comes after the
+  alone round and before the dealer's pickup, for each lone player in the order they
+  declared. In Cornwall the loner may ask either partner or none (PASS); railroading
+  always passes a card, at six seats from the partner the loner asks. A partner who sits
+  out still gives. The railroaded card is taken unseen: PASS sets it aside, DISCARD of a
+  card of the hand sets that card aside and takes the passed one.
 """
 
 from __future__ import annotations
@@ -55,6 +63,15 @@ class Phase(Enum):
     DEALER_PICKUP = "dealer_pickup"
     """Another seat ordered up and the dealer may decline the upcard (an option): ORDER_UP
     takes it, PASS leaves it in the kitty."""
+    LONER_ASKS = "loner_asks"
+    """A lone player asks a partner for a card (ASK seat), or, in Cornwall, not (PASS)."""
+    PARTNER_GIVES = "partner_gives"
+    """The asked partner chooses the card: GIVE (Cornwall) or PASS_CARD (railroading)."""
+    LONER_DISCARDS = "loner_discards"
+    """Cornwall: the lone player, holding the card given, puts one card face down."""
+    LONER_EXCHANGES = "loner_exchanges"
+    """Railroading: without looking at the passed card, the lone player sets it aside
+    (PASS) or sets a card of the hand aside and takes it (DISCARD that card)."""
     DEALER_DISCARD = "dealer_discard"
     PLAY = "play"
     HAND_OVER = "hand_over"
@@ -100,18 +117,24 @@ class HandState:
         "_trick_size",
         "alone",
         "alone_queue",
+        "asked",
         "dealer",
         "dealer_took_upcard",
         "discarded",
+        "exchange_queue",
+        "gave",
         "hands",
         "history",
         "kitty",
         "maker",
+        "passed_card",
         "passed_in_deciding_round",
         "phase",
         "result",
         "rules",
         "seats",
+        "set_aside",
+        "set_aside_unseen",
         "sitting_out",
         "trick_leader",
         "trick_plays",
@@ -144,6 +167,18 @@ class HandState:
         self._passed: list[int] = []
         self.dealer_took_upcard = False
         self.discarded: Card | None = None
+        self.exchange_queue: list[int] = []
+        """Lone players still to get their card from a partner."""
+        self.asked = -1
+        """The partner giving the current lone player a card."""
+        self.passed_card: Card | None = None
+        """Railroading: the card passed face down, not yet taken or set aside."""
+        self.gave: list[Card | None] = [None] * n
+        """The card each seat gave a lone partner (its own knowledge)."""
+        self.set_aside: list[list[Card]] = [[] for _ in range(n)]
+        """Cards a lone player put face down in an exchange, by seat (its own knowledge)."""
+        self.set_aside_unseen: list[Card] = []
+        """Railroaded cards their lone player set aside without looking."""
         self.tricks: list[Trick] = []
         self.trick_leader = -1
         self.trick_plays: list[tuple[int, Card]] = []
@@ -249,6 +284,17 @@ class HandState:
             return [A.PASS, A.GO_ALONE]
         if phase is Phase.DEALER_PICKUP:
             return [A.ORDER_UP, A.PASS]
+        if phase is Phase.LONER_ASKS:
+            asks = [A.ASK[p] for p in partners(seat, self.seats)]
+            return asks if rules.railroading else [A.PASS, *asks]
+        if phase is Phase.PARTNER_GIVES:
+            loner = self.exchange_queue[0]
+            table = A.PASS_CARD if rules.railroading else A.GIVE
+            return [table[c][loner] for c in self.hands[seat]]
+        if phase is Phase.LONER_DISCARDS:
+            return [A.DISCARD[c] for c in self.hands[seat]]
+        if phase is Phase.LONER_EXCHANGES:
+            return [A.PASS, *(A.DISCARD[c] for c in self.hands[seat])]
         if phase is Phase.BID_ROUND_2 or phase is Phase.DEALER_NAMES_TRUMP:
             barred = self.upcard >> 3 if phase is Phase.BID_ROUND_2 else -1
             out: list[Action] = []
@@ -306,6 +352,37 @@ class HandState:
                 self._take_upcard()
             else:
                 self._start_play()
+        elif self.phase is Phase.LONER_ASKS:
+            if kind is ActionKind.ASK:
+                self._ask(action.seat)  # type: ignore[arg-type]  # a legal ASK has its seat
+            else:
+                self._next_exchange(done=True)
+        elif self.phase is Phase.PARTNER_GIVES:
+            given: Card = action.card  # type: ignore[assignment]  # a legal GIVE has one
+            self.hands[seat].remove(given)
+            self.gave[seat] = given
+            loner = self.exchange_queue[0]
+            self.turn = loner
+            if kind is ActionKind.GIVE:
+                self.hands[loner].append(given)
+                self.phase = Phase.LONER_DISCARDS
+            else:
+                self.passed_card = given
+                self.phase = Phase.LONER_EXCHANGES
+        elif self.phase is Phase.LONER_DISCARDS:
+            self.hands[seat].remove(action.card)  # type: ignore[arg-type]
+            self.set_aside[seat].append(action.card)  # type: ignore[arg-type]
+            self._next_exchange(done=True)
+        elif self.phase is Phase.LONER_EXCHANGES:
+            passed: Card = self.passed_card  # type: ignore[assignment]  # set by PASS_CARD
+            self.passed_card = None
+            if kind is ActionKind.PASS:
+                self.set_aside_unseen.append(passed)
+            else:
+                self.hands[seat].remove(action.card)  # type: ignore[arg-type]
+                self.set_aside[seat].append(action.card)  # type: ignore[arg-type]
+                self.hands[seat].append(passed)
+            self._next_exchange(done=True)
         else:  # DEALER_DISCARD
             card: Card = action.card  # type: ignore[assignment]  # a legal discard has one
             self.hands[seat].remove(card)
@@ -397,6 +474,35 @@ class HandState:
                 self.phase = Phase.GOING_ALONE
                 self.turn = seat
                 return
+        if (self.rules.lone_asks_partner or self.rules.railroading) and self.alone:
+            self.exchange_queue = list(self.alone)
+            self._next_exchange(done=False)
+        else:
+            self._to_pickup()
+
+    def _next_exchange(self, done: bool) -> None:
+        """The next lone player's exchange (`done`: the current one's is over), else on to
+        the dealer's pickup."""
+        queue = self.exchange_queue
+        if done:
+            queue.pop(0)
+        if not queue:
+            self._to_pickup()
+            return
+        loner = queue[0]
+        mates = partners(loner, self.seats)
+        if self.rules.railroading and len(mates) == 1:
+            self._ask(mates[0])
+        else:
+            self.phase = Phase.LONER_ASKS
+            self.turn = loner
+
+    def _ask(self, partner: int) -> None:
+        self.asked = partner
+        self.phase = Phase.PARTNER_GIVES
+        self.turn = partner
+
+    def _to_pickup(self) -> None:
         if self.trump_from_upcard and not self.sitting_out[self.dealer]:
             if (
                 self.rules.dealer_may_decline

@@ -80,6 +80,12 @@ class RuleSet:
     """A turned joker is bid on in round 1 like any upcard (the seat that makes names the
     suit) and may not be turned down: if the others pass, the dealer must make. Off: the
     dealer names trump at once, before looking."""
+    lone_asks_partner: bool = False
+    """Six-player Euchre (Cornwall): a lone player may ask a partner for a card (the
+    partner chooses it; no one else sees it), then discards one face down."""
+    railroading: bool = False
+    """A lone player's partner passes a card face down (at six seats the loner picks which
+    partner); without looking, the loner swaps it for a card of the hand or discards it."""
     dealer_needs_trump_to_pick_up: bool = False
     """Round 1: the dealer may accept only holding a card of the upcard's suit (the left
     bower, of the other printed suit, does not count; the joker does, being a trump)."""
@@ -144,6 +150,8 @@ _BOOL_OPTIONS = {
     "win_by_two",
     "dealer_may_decline",
     "turned_joker_bid",
+    "lone_asks_partner",
+    "railroading",
 }
 
 
@@ -245,6 +253,12 @@ def _contradictions(r: RuleSet) -> list[tuple[str, tuple[str, ...]]]:
             f"super_euchre_points={r.super_euchre_points}: expected 2 or 4",
             ("super_euchre_points",),
         ))
+    if r.lone_asks_partner and r.railroading:
+        p.append((
+            "lone_asks_partner contradicts railroading: a lone player gets one card from a "
+            "partner, asked for (Cornwall) or passed face down (railroading)",
+            ("lone_asks_partner", "railroading"),
+        ))
     if r.turned_joker_bid and not r.joker:
         p.append((
             "turned_joker_bid contradicts joker=false: there is no joker to turn",
@@ -279,6 +293,7 @@ _SIX_PLAYER: dict[str, Any] = {
     "euchre_points": 3,
     "lone_march_points": 6,
     "lone_defender_euchre_points": 6,
+    "lone_asks_partner": True,
 }
 _SIX_PLAYER_PRESETS: dict[str, dict[str, Any]] = {
     "six-player": {"deck": 33, "target": 11},

@@ -7,7 +7,11 @@ state at a moment, and seat_event() what it is told of each event of the game's 
 
 - another seat's cards, or the kitty but for the upcard;
 - the dealer's discard, unless it is the dealer: another seat sees only that the dealer
-  discarded (its view has no discard, its event no card);
+  discarded (its view has no discard, its event no card); the same for a lone player's
+  discard in an exchange;
+- a card a partner gives a lone player (Cornwall), but for the two of them; a card
+  passed face down (railroading), but for the giver, until the loner takes it into the
+  hand;
 - its own cards while, as the dealer of a turned joker, it names trump: it has not looked
   at them yet (its view holds no cards, and it is dealt a HandStarted without them).
 
@@ -45,6 +49,18 @@ def _looks_at_own_cards(seat: int, dealer: int, naming_blind: bool) -> bool:
 def _sees_discard(seat: int, dealer: int) -> bool:
     """Only the dealer sees the card it put down."""
     return seat == dealer
+
+
+def _sees_card_of(seat: int, taken: ActionTaken) -> bool:
+    """Whether `seat` sees the card of another seat's action: a discard is seen by whoever
+    put it down, a card given by the giver and the lone player given it, a card passed
+    face down by the giver alone; played cards by everyone."""
+    action = taken.action
+    if action is None or action.card is None or taken.kind is ActionKind.PLAY:
+        return True
+    if seat == taken.seat:
+        return True
+    return taken.kind is ActionKind.GIVE and seat == action.seat
 
 
 # --- what a seat may know of the state --------------------------------------------------
@@ -88,23 +104,27 @@ class SeatView:
     tricks_won: tuple[int, int]
     legal_actions: tuple[Action, ...] = ()
     """What this seat may do now: empty unless it is this seat's turn."""
+    cards_in_hands: tuple[int, ...] = ()
+    """How many cards each seat holds now, by seat (public: the deal, the plays and the
+    exchanges say it)."""
+    gave: Card | None = None
+    """The card this seat gave (or passed face down to) a lone partner."""
+    set_aside: tuple[Card, ...] = ()
+    """Cards this seat, playing alone, put face down in an exchange (not a railroaded card
+    set aside unseen)."""
 
     def cards_held(self) -> list[int]:
-        """How many cards each seat holds, from public facts only: what was dealt, less
-        what was played, plus the upcard while the dealer who took it discards."""
-        counts = [self.rules.cards_per_hand] * self.rules.seats
-        for t in (*self.tricks, *((self.current_trick,) if self.current_trick else ())):
-            for seat, _ in t.plays:
-                counts[seat] -= 1
-        if self.dealer_took_upcard and self.phase is Phase.DEALER_DISCARD:
-            counts[self.dealer] += 1
-        return counts
+        """How many cards each seat holds (public facts: what was dealt, played, taken up
+        and exchanged)."""
+        return list(self.cards_in_hands)
 
     def visible_cards(self) -> set[Card]:
         """Every card this view reveals (for checks that nothing hidden leaked)."""
-        cards = set(self.hand) | {self.upcard}
+        cards = set(self.hand) | {self.upcard} | set(self.set_aside)
         if self.discard is not None:
             cards.add(self.discard)
+        if self.gave is not None:
+            cards.add(self.gave)
         for t in (*self.tricks, *((self.current_trick,) if self.current_trick else ())):
             cards.update(c for _, c in t.plays)
         return cards
@@ -149,6 +169,9 @@ def hand_view(
         alone=tuple(hand.alone),
         sitting_out=tuple(s for s in range(hand.seats) if hand.sitting_out[s]),
         discard=hand.discarded if _sees_discard(seat, hand.dealer) else None,
+        cards_in_hands=tuple(len(h) for h in hand.hands),
+        gave=hand.gave[seat],
+        set_aside=tuple(hand.set_aside[seat]),
         tricks=tuple(TrickView(t.leader, t.plays, t.winner) for t in hand.tricks),
         current_trick=current,
         tricks_won=(hand.tricks_won[0], hand.tricks_won[1]),
@@ -156,7 +179,9 @@ def hand_view(
     )
 
 
-_PRIVATE_OR_PLAY = frozenset({ActionKind.DISCARD, ActionKind.PLAY})
+_PRIVATE_OR_PLAY = frozenset(
+    {ActionKind.DISCARD, ActionKind.PLAY, ActionKind.GIVE, ActionKind.PASS_CARD}
+)
 
 
 # --- what a seat is told happened ------------------------------------------------------
@@ -184,12 +209,7 @@ def seat_event(event: GameEvent, seat: int) -> Event:
         looking = _looks_at_own_cards(seat, event.dealer, event.dealer_names_blind)
         cards = tuple(sorted(event.hands[seat])) if looking else ()
         return HandStarted(event.hand_number, event.dealer, event.upcard, cards)
-    if (
-        isinstance(event, ActionTaken)
-        and event.kind is ActionKind.DISCARD
-        and event.action is not None
-        and not _sees_discard(seat, event.seat)  # (only the dealer discards)
-    ):
+    if isinstance(event, ActionTaken) and not _sees_card_of(seat, event):
         return ActionTaken(event.seat, None, event.kind)
     return event
 

@@ -92,7 +92,14 @@ _KIND_TO_PB = {
     ActionKind.DISCARD: pb.ACTION_KIND_DISCARD,
     ActionKind.GO_ALONE: pb.ACTION_KIND_GO_ALONE,
     ActionKind.PLAY: pb.ACTION_KIND_PLAY,
+    ActionKind.ASK: pb.ACTION_KIND_ASK,
+    ActionKind.GIVE: pb.ACTION_KIND_GIVE,
+    ActionKind.PASS_CARD: pb.ACTION_KIND_PASS_CARD,
 }
+_WITH_CARD = frozenset(
+    {ActionKind.DISCARD, ActionKind.PLAY, ActionKind.GIVE, ActionKind.PASS_CARD}
+)
+_WITH_SEAT = frozenset({ActionKind.ASK, ActionKind.GIVE, ActionKind.PASS_CARD})
 _KIND_FROM_PB = {v: k for k, v in _KIND_TO_PB.items()}
 
 
@@ -105,6 +112,8 @@ def action_to_pb(action: Action, out: pb.Action | None = None) -> pb.Action:
         card_to_pb(action.card, msg.card)
     if action.alone:
         msg.alone = True
+    if action.seat is not None:
+        msg.seat = action.seat
     return msg
 
 
@@ -113,14 +122,19 @@ def action_from_pb(msg: pb.Action) -> Action:
     if kind is None:
         raise MalformedMessage(f"no such action kind: {msg.kind}")
     suit = suit_from_pb(msg.suit) if kind is ActionKind.NAME_TRUMP else None
-    if kind is ActionKind.DISCARD or kind is ActionKind.PLAY:
+    if kind in _WITH_CARD:
         if not msg.HasField("card"):
             raise MalformedMessage(f"{kind.name.lower()} without a card")
         card: Card | None = card_from_pb(msg.card)
     else:
         card = None
+    seat: int | None = None
+    if kind in _WITH_SEAT:
+        if not msg.HasField("seat"):
+            raise MalformedMessage(f"{kind.name.lower()} without a seat")
+        seat = msg.seat
     try:
-        return Action(kind, suit, card, msg.alone)
+        return Action(kind, suit, card, msg.alone, seat)
     except ValueError as e:
         raise MalformedMessage(str(e)) from None
 
@@ -171,6 +185,8 @@ def rules_to_pb(rules: RuleSet, out: pb.RuleSet | None = None) -> pb.RuleSet:
     msg.euchre_points = rules.euchre_points
     msg.dealer_may_decline = rules.dealer_may_decline
     msg.turned_joker_bid = rules.turned_joker_bid
+    msg.lone_asks_partner = rules.lone_asks_partner
+    msg.railroading = rules.railroading
     return msg
 
 
@@ -201,6 +217,8 @@ def rules_from_pb(msg: pb.RuleSet) -> RuleSet:
         euchre_points=msg.euchre_points or 2,
         dealer_may_decline=msg.dealer_may_decline,
         turned_joker_bid=msg.turned_joker_bid,
+        lone_asks_partner=msg.lone_asks_partner,
+        railroading=msg.railroading,
     )
 
 
@@ -261,6 +279,11 @@ def view_to_pb(view: SeatView, out: pb.SeatView | None = None) -> pb.SeatView:
         t = view.current_trick
         _trick_to_pb(t.leader, t.plays, None, msg.current_trick)
     msg.tricks_won.extend(view.tricks_won)
+    msg.cards_in_hands.extend(view.cards_in_hands)
+    if view.gave is not None:
+        card_to_pb(view.gave, msg.gave)
+    for c in view.set_aside:
+        card_to_pb(c, msg.set_aside.add())
     return msg
 
 
@@ -287,6 +310,9 @@ def view_from_pb(msg: pb.SeatView, rules: RuleSet) -> SeatView:
         tricks=tuple(_trick_from_pb(t) for t in msg.tricks),
         current_trick=_trick_from_pb(msg.current_trick) if msg.HasField("current_trick") else None,
         tricks_won=_pair(msg.tricks_won),
+        cards_in_hands=tuple(msg.cards_in_hands),
+        gave=card_from_pb(msg.gave) if msg.HasField("gave") else None,
+        set_aside=cards_from_pb(msg.set_aside),
     )
 
 

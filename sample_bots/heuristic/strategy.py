@@ -334,6 +334,38 @@ def _dealer_pickup(view: SeatView) -> Action:
     return ORDER_UP if hand_strength(taken, trump, deck) >= keep else PASS
 
 
+def _loner_asks(view: SeatView) -> Action:
+    """Always ask: the card asked for can be put down again, so it never weakens a hand
+    (railroading, where it cannot be seen first, asks no question but whom)."""
+    asks = [a for a in view.legal_actions if a.kind is ActionKind.ASK]
+    return asks[0] if asks else view.legal_actions[0]
+
+
+def _partner_gives(view: SeatView) -> Action:
+    """Give the lone partner the strongest card: its best trump, else an ace."""
+    trump = view.trump
+    cards = [a.card for a in view.legal_actions if a.card is not None]
+    if trump is None or not cards:
+        return view.legal_actions[0]
+
+    def strength(c: Card) -> tuple[int, int]:
+        return (1 if is_trump(c, trump) else 0, _trump_power(c, trump) if is_trump(c, trump)
+                else _off_rank(c))
+
+    best = max(cards, key=strength)
+    return next(a for a in view.legal_actions if a.card == best)
+
+
+def _loner_sets_aside(view: SeatView) -> Action:
+    """Cornwall's discard after the card given, or railroading's blind swap: put down the
+    weakest card (a partner passes its best, so taking it is worth a weak card)."""
+    trump = view.trump
+    cards = [a.card for a in view.legal_actions if a.kind is ActionKind.DISCARD and a.card is not None]
+    if trump is None or not cards:
+        return view.legal_actions[0]
+    return discard(best_discard(cards, trump))
+
+
 def _dealer_names_trump(view: SeatView) -> Action:
     """The joker is turned up. Without looking (the usual case) nothing tells the suits
     apart, so name the first legal suit, never alone; a hand in view picks its best."""
@@ -518,6 +550,10 @@ _BY_PHASE = {
     Phase.DEALER_NAMES_TRUMP: _dealer_names_trump,
     Phase.GOING_ALONE: _going_alone,
     Phase.DEALER_PICKUP: _dealer_pickup,
+    Phase.LONER_ASKS: _loner_asks,
+    Phase.PARTNER_GIVES: _partner_gives,
+    Phase.LONER_DISCARDS: _loner_sets_aside,
+    Phase.LONER_EXCHANGES: _loner_sets_aside,
     Phase.DEALER_DISCARD: _discard,
     Phase.PLAY: _play,
 }

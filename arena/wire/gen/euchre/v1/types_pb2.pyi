@@ -57,6 +57,9 @@ class ActionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ACTION_KIND_DISCARD: _ClassVar[ActionKind]
     ACTION_KIND_GO_ALONE: _ClassVar[ActionKind]
     ACTION_KIND_PLAY: _ClassVar[ActionKind]
+    ACTION_KIND_ASK: _ClassVar[ActionKind]
+    ACTION_KIND_GIVE: _ClassVar[ActionKind]
+    ACTION_KIND_PASS_CARD: _ClassVar[ActionKind]
 
 class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -69,6 +72,10 @@ class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PHASE_PLAY: _ClassVar[Phase]
     PHASE_HAND_OVER: _ClassVar[Phase]
     PHASE_DEALER_PICKUP: _ClassVar[Phase]
+    PHASE_LONER_ASKS: _ClassVar[Phase]
+    PHASE_PARTNER_GIVES: _ClassVar[Phase]
+    PHASE_LONER_DISCARDS: _ClassVar[Phase]
+    PHASE_LONER_EXCHANGES: _ClassVar[Phase]
 
 class Outcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -109,6 +116,9 @@ ACTION_KIND_NAME_TRUMP: ActionKind
 ACTION_KIND_DISCARD: ActionKind
 ACTION_KIND_GO_ALONE: ActionKind
 ACTION_KIND_PLAY: ActionKind
+ACTION_KIND_ASK: ActionKind
+ACTION_KIND_GIVE: ActionKind
+ACTION_KIND_PASS_CARD: ActionKind
 PHASE_UNSPECIFIED: Phase
 PHASE_BID_ROUND_1: Phase
 PHASE_BID_ROUND_2: Phase
@@ -118,6 +128,10 @@ PHASE_DEALER_DISCARD: Phase
 PHASE_PLAY: Phase
 PHASE_HAND_OVER: Phase
 PHASE_DEALER_PICKUP: Phase
+PHASE_LONER_ASKS: Phase
+PHASE_PARTNER_GIVES: Phase
+PHASE_LONER_DISCARDS: Phase
+PHASE_LONER_EXCHANGES: Phase
 OUTCOME_UNSPECIFIED: Outcome
 OUTCOME_THROWN_IN: Outcome
 OUTCOME_MADE: Outcome
@@ -133,7 +147,7 @@ class Card(_message.Message):
     def __init__(self, suit: _Optional[_Union[Suit, str]] = ..., rank: _Optional[_Union[Rank, str]] = ...) -> None: ...
 
 class RuleSet(_message.Message):
-    __slots__ = ("name", "seats", "deck_size", "joker", "target_score", "stick_the_dealer", "who_may_go_alone", "lone_defender", "lone_defender_euchre_points", "lone_defender_march_points", "dealer_partner_must_go_alone", "first_lead", "passed_player_may_go_alone", "super_euchre_points", "dealer_needs_trump_to_pick_up", "hand_size", "win_by_two", "hand_limit", "march_points", "lone_march_points", "euchre_points", "dealer_may_decline", "turned_joker_bid")
+    __slots__ = ("name", "seats", "deck_size", "joker", "target_score", "stick_the_dealer", "who_may_go_alone", "lone_defender", "lone_defender_euchre_points", "lone_defender_march_points", "dealer_partner_must_go_alone", "first_lead", "passed_player_may_go_alone", "super_euchre_points", "dealer_needs_trump_to_pick_up", "hand_size", "win_by_two", "hand_limit", "march_points", "lone_march_points", "euchre_points", "dealer_may_decline", "turned_joker_bid", "lone_asks_partner", "railroading")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -157,6 +171,8 @@ class RuleSet(_message.Message):
     EUCHRE_POINTS_FIELD_NUMBER: _ClassVar[int]
     DEALER_MAY_DECLINE_FIELD_NUMBER: _ClassVar[int]
     TURNED_JOKER_BID_FIELD_NUMBER: _ClassVar[int]
+    LONE_ASKS_PARTNER_FIELD_NUMBER: _ClassVar[int]
+    RAILROADING_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
     deck_size: int
@@ -180,19 +196,23 @@ class RuleSet(_message.Message):
     euchre_points: int
     dealer_may_decline: bool
     turned_joker_bid: bool
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., deck_size: _Optional[int] = ..., joker: _Optional[bool] = ..., target_score: _Optional[int] = ..., stick_the_dealer: _Optional[bool] = ..., who_may_go_alone: _Optional[_Union[WhoMayGoAlone, str]] = ..., lone_defender: _Optional[_Union[LoneDefender, str]] = ..., lone_defender_euchre_points: _Optional[int] = ..., lone_defender_march_points: _Optional[int] = ..., dealer_partner_must_go_alone: _Optional[bool] = ..., first_lead: _Optional[_Union[FirstLead, str]] = ..., passed_player_may_go_alone: _Optional[bool] = ..., super_euchre_points: _Optional[int] = ..., dealer_needs_trump_to_pick_up: _Optional[bool] = ..., hand_size: _Optional[int] = ..., win_by_two: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., march_points: _Optional[int] = ..., lone_march_points: _Optional[int] = ..., euchre_points: _Optional[int] = ..., dealer_may_decline: _Optional[bool] = ..., turned_joker_bid: _Optional[bool] = ...) -> None: ...
+    lone_asks_partner: bool
+    railroading: bool
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., deck_size: _Optional[int] = ..., joker: _Optional[bool] = ..., target_score: _Optional[int] = ..., stick_the_dealer: _Optional[bool] = ..., who_may_go_alone: _Optional[_Union[WhoMayGoAlone, str]] = ..., lone_defender: _Optional[_Union[LoneDefender, str]] = ..., lone_defender_euchre_points: _Optional[int] = ..., lone_defender_march_points: _Optional[int] = ..., dealer_partner_must_go_alone: _Optional[bool] = ..., first_lead: _Optional[_Union[FirstLead, str]] = ..., passed_player_may_go_alone: _Optional[bool] = ..., super_euchre_points: _Optional[int] = ..., dealer_needs_trump_to_pick_up: _Optional[bool] = ..., hand_size: _Optional[int] = ..., win_by_two: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., march_points: _Optional[int] = ..., lone_march_points: _Optional[int] = ..., euchre_points: _Optional[int] = ..., dealer_may_decline: _Optional[bool] = ..., turned_joker_bid: _Optional[bool] = ..., lone_asks_partner: _Optional[bool] = ..., railroading: _Optional[bool] = ...) -> None: ...
 
 class Action(_message.Message):
-    __slots__ = ("kind", "suit", "card", "alone")
+    __slots__ = ("kind", "suit", "card", "alone", "seat")
     KIND_FIELD_NUMBER: _ClassVar[int]
     SUIT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     ALONE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     kind: ActionKind
     suit: Suit
     card: Card
     alone: bool
-    def __init__(self, kind: _Optional[_Union[ActionKind, str]] = ..., suit: _Optional[_Union[Suit, str]] = ..., card: _Optional[_Union[Card, _Mapping]] = ..., alone: _Optional[bool] = ...) -> None: ...
+    seat: int
+    def __init__(self, kind: _Optional[_Union[ActionKind, str]] = ..., suit: _Optional[_Union[Suit, str]] = ..., card: _Optional[_Union[Card, _Mapping]] = ..., alone: _Optional[bool] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class SeatAction(_message.Message):
     __slots__ = ("seat", "action")
@@ -221,7 +241,7 @@ class Trick(_message.Message):
     def __init__(self, leader: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[SeatCard, _Mapping]]] = ..., winner: _Optional[int] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("seat", "hand_number", "dealer", "scores", "phase", "turn", "hand", "upcard", "upcard_turned_down", "dealer_took_upcard", "auction", "trump", "maker", "alone", "sitting_out", "discard", "tricks", "current_trick", "tricks_won")
+    __slots__ = ("seat", "hand_number", "dealer", "scores", "phase", "turn", "hand", "upcard", "upcard_turned_down", "dealer_took_upcard", "auction", "trump", "maker", "alone", "sitting_out", "discard", "tricks", "current_trick", "tricks_won", "cards_in_hands", "gave", "set_aside")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
@@ -241,6 +261,9 @@ class SeatView(_message.Message):
     TRICKS_FIELD_NUMBER: _ClassVar[int]
     CURRENT_TRICK_FIELD_NUMBER: _ClassVar[int]
     TRICKS_WON_FIELD_NUMBER: _ClassVar[int]
+    CARDS_IN_HANDS_FIELD_NUMBER: _ClassVar[int]
+    GAVE_FIELD_NUMBER: _ClassVar[int]
+    SET_ASIDE_FIELD_NUMBER: _ClassVar[int]
     seat: int
     hand_number: int
     dealer: int
@@ -260,7 +283,10 @@ class SeatView(_message.Message):
     tricks: _containers.RepeatedCompositeFieldContainer[Trick]
     current_trick: Trick
     tricks_won: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., hand_number: _Optional[int] = ..., dealer: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., upcard: _Optional[_Union[Card, _Mapping]] = ..., upcard_turned_down: _Optional[bool] = ..., dealer_took_upcard: _Optional[bool] = ..., auction: _Optional[_Iterable[_Union[SeatAction, _Mapping]]] = ..., trump: _Optional[_Union[Suit, str]] = ..., maker: _Optional[int] = ..., alone: _Optional[_Iterable[int]] = ..., sitting_out: _Optional[_Iterable[int]] = ..., discard: _Optional[_Union[Card, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., current_trick: _Optional[_Union[Trick, _Mapping]] = ..., tricks_won: _Optional[_Iterable[int]] = ...) -> None: ...
+    cards_in_hands: _containers.RepeatedScalarFieldContainer[int]
+    gave: Card
+    set_aside: _containers.RepeatedCompositeFieldContainer[Card]
+    def __init__(self, seat: _Optional[int] = ..., hand_number: _Optional[int] = ..., dealer: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Card, _Mapping]]] = ..., upcard: _Optional[_Union[Card, _Mapping]] = ..., upcard_turned_down: _Optional[bool] = ..., dealer_took_upcard: _Optional[bool] = ..., auction: _Optional[_Iterable[_Union[SeatAction, _Mapping]]] = ..., trump: _Optional[_Union[Suit, str]] = ..., maker: _Optional[int] = ..., alone: _Optional[_Iterable[int]] = ..., sitting_out: _Optional[_Iterable[int]] = ..., discard: _Optional[_Union[Card, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., current_trick: _Optional[_Union[Trick, _Mapping]] = ..., tricks_won: _Optional[_Iterable[int]] = ..., cards_in_hands: _Optional[_Iterable[int]] = ..., gave: _Optional[_Union[Card, _Mapping]] = ..., set_aside: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
 
 class HandResult(_message.Message):
     __slots__ = ("dealer", "trump", "maker", "alone", "tricks_won", "outcome", "scoring_team", "points")
