@@ -25,7 +25,7 @@ from rich.table import Table
 from arena.check_rules import CHECK_EXTRA_RULES
 from arena.core import actions as A
 from arena.core.actions import Action
-from arena.core.cards import JOKER
+from arena.core.cards import is_joker
 from arena.core.game import deck_order, derive_seed
 from arena.core.hand import HandState, Phase
 from arena.core.rules import PRESETS, LoneDefender, RuleSet, WhoMayGoAlone
@@ -107,7 +107,7 @@ def _joker_seed(rules: RuleSet, start: int, dealer: int) -> int | None:
     """A seed whose first hand turns up the joker, found by dealing it with the engine."""
     for i in range(5000):
         seed = derive_seed(start, i)
-        if HandState.deal(rules, dealer, deck_order(rules, seed, 0)).upcard == JOKER:
+        if is_joker(HandState.deal(rules, dealer, deck_order(rules, seed, 0)).upcard):
             return seed
     return None
 

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from arena import records
 from arena.core.actions import Action, ActionKind
-from arena.core.cards import JOKER, SUITS, Card, card_label
+from arena.core.cards import SUITS, Card, card_label, card_suit, is_joker
 from arena.core.game import ActionTaken
 from arena.core.view import seat_event, seat_view
 from arena.errors import ConfigError
@@ -73,9 +73,10 @@ def load_game(refs: list[str]) -> GameLog:
 
 def card_text(card: int) -> Text:
     label = card_label(card)
-    if card == JOKER:
+    if is_joker(card):
         return Text(label, style="bold magenta")
-    red = SUITS[card >> 3].is_red
+    suit = card_suit(card)
+    red = suit is not None and suit.is_red
     return Text(label, style="bold red" if red else "bold")
 
 

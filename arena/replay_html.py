@@ -26,7 +26,17 @@ from importlib import resources
 from typing import Any
 
 from arena.core.actions import Action, ActionKind
-from arena.core.cards import JOKER, RANK_NAMES, SUITS, Card, card_label, card_name
+from arena.core.cards import (
+    NUM_CARD_IDS,
+    RANK_NAMES,
+    SUITS,
+    Card,
+    card_label,
+    card_name,
+    card_rank,
+    card_suit,
+    copy_of,
+)
 from arena.core.game import GameState
 from arena.core.hand import HandState, Phase
 from arena.core.view import SeatView, hand_view, seat_view
@@ -338,15 +348,17 @@ def _logged_text(la: LoggedAction) -> str:
 
 
 def _card_faces() -> list[list[Any]]:
-    """For each card id: rank text, suit symbol, red, name."""
+    """For each card id: rank text, suit symbol, red, name, joker (a double pack's second
+    copies are marked "²")."""
     faces: list[list[Any]] = []
-    for c in range(JOKER + 1):
-        if c == JOKER:
-            faces.append(["Jkr", "★", False, "Joker"])
+    for c in range(NUM_CARD_IDS):
+        mark = "²" if copy_of(c) else ""
+        rank, suit = card_rank(c), card_suit(c)
+        if rank is None or suit is None:
+            faces.append(["Jkr" + mark, "★", False, card_name(c), True])
             continue
-        rank = RANK_NAMES[(c & 7) + 7]
-        suit = SUITS[c >> 3]
-        faces.append(["10" if rank == "T" else rank, suit.symbol, suit.is_red, card_name(c)])
+        text = "10" if rank == 10 else RANK_NAMES[rank]
+        faces.append([text + mark, suit.symbol, suit.is_red, card_name(c), False])
     return faces
 
 

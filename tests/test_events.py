@@ -69,7 +69,7 @@ def told_to(stream, seat: int) -> list:
     out = []
     for e in stream:
         if isinstance(e, HandDealt):
-            blind = e.upcard == JOKER and seat == e.dealer and e.dealer_names_blind
+            blind = seat == e.dealer and e.dealer_names_blind
             own = () if blind else tuple(sorted(e.hands[seat]))
             out.append(HandStarted(e.hand_number, e.dealer, e.upcard, own))
         elif isinstance(e, ActionTaken) and e.seat != seat and (

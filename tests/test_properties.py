@@ -36,15 +36,15 @@ ALL_ACTIONS = (
     *A.NAME_TRUMP, *A.NAME_TRUMP_ALONE, *A.DISCARD, *A.PLAY, *A.ASK,
     *(a for row in A.GIVE for a in row), *(a for row in A.PASS_CARD for a in row),
 )
-DECKS = {24: False, 25: True, 28: False, 29: True, 31: True, 32: False, 33: True}
-DECKS_AT = {4: (24, 25, 28, 29, 32, 33), 6: (31, 33)}
+DECKS = {24: False, 25: True, 28: False, 29: True, 31: True, 32: False, 33: True, 50: True}
+DECKS_AT = {4: (24, 25, 28, 29, 32, 33), 6: (31, 33, 50)}
 MAX_DECISIONS = 20_000
 
 # --- an independent reading of the rules -------------------------------------------
 
 
 def ref_suit(card: int, trump: int) -> int:
-    if card == JOKER:
+    if card_rank(card) is None:  # a joker, of either pack
         return trump
     suit, rank = card_suit(card), card_rank(card)
     if rank == 11 and suit == Suit(trump).same_colour:
@@ -52,9 +52,10 @@ def ref_suit(card: int, trump: int) -> int:
     return int(suit)
 
 
-def ref_power(card: int, trump: int, led: int) -> int:
-    if card == JOKER:
-        return 1000
+def ref_power(card: int, trump: int, led: int, coloured: bool = False) -> int:
+    if card_rank(card) is None:  # a joker: with coloured jokers the second is the red one
+        red = card != JOKER
+        return 1000 + (coloured and red == (trump in (Suit.DIAMONDS, Suit.HEARTS)))
     suit, rank = card_suit(card), card_rank(card)
     assert rank is not None
     if rank == 11 and suit == trump:
@@ -150,7 +151,7 @@ def check_hand_started(event, h: HandState, seat: int) -> None:
     """A seat is told of a deal its own cards, but the dealer who names trump blind."""
     assert isinstance(event, HandStarted)
     blind = seat == h.dealer and h.phase is Phase.DEALER_NAMES_TRUMP
-    assert blind == (seat == h.dealer and h.upcard == JOKER and not h.rules.turned_joker_bid)
+    assert blind == (seat == h.dealer and card_rank(h.upcard) is None and not h.rules.turned_joker_bid)
     assert event.hand == (() if blind else tuple(sorted(h.hands[seat]))), (seat, event)
     assert (event.dealer, event.upcard) == (h.dealer, h.upcard)
 
@@ -191,7 +192,7 @@ def check_legal_list(h: HandState, legal) -> None:
     elif h.phase is Phase.DEALER_PICKUP:
         assert h.rules.dealer_may_decline and h.turn == h.dealer != h.maker
         assert set(legal) == {A.ORDER_UP, A.PASS}
-    elif h.phase is Phase.BID_ROUND_1 and h.upcard == JOKER:  # a turned joker bid on
+    elif h.phase is Phase.BID_ROUND_1 and card_rank(h.upcard) is None:  # a turned joker bid on
         assert h.rules.turned_joker_bid
         assert (A.PASS in legal) == (h.turn != h.dealer)
 
@@ -229,7 +230,9 @@ def check_result(h: HandState, result: HandResult) -> None:
     for trick in h.tricks:
         assert len(trick.plays) == active
         led = ref_suit(trick.plays[0][1], result.trump)
-        winner = max(trick.plays, key=lambda p: ref_power(p[1], result.trump, led))[0]
+        powers = [ref_power(c, result.trump, led, h.rules.coloured_jokers) for _, c in trick.plays]
+        # The highest card; of two equal ones (the double pack's copies) the later.
+        winner = trick.plays[max(range(len(powers)), key=lambda i: (powers[i], i))][0]
         assert trick.winner == winner
         won[winner % 2] += 1
     assert tuple(won) == result.tricks_won and sum(won) == h.rules.hand_size
@@ -330,6 +333,7 @@ def random_rules(draw) -> RuleSet:
         euchre_points=draw(st.sampled_from([2, 3])),
         dealer_may_decline=draw(st.booleans()),
         turned_joker_bid=DECKS[deck] and draw(st.booleans()),
+        coloured_jokers=deck == 50 and draw(st.booleans()),
         **draw(st.sampled_from([{}, {"lone_asks_partner": True}, {"railroading": True}])),
         stick_the_dealer=draw(st.booleans()),
         who_may_go_alone=draw(st.sampled_from(list(WhoMayGoAlone))),

@@ -44,6 +44,7 @@ DEFAULTS = {
     "turned_joker_bid": False,
     "lone_asks_partner": False,
     "railroading": False,
+    "coloured_jokers": False,
     "name": "custom",
 }
 
@@ -63,8 +64,8 @@ def test_rule_sets_are_frozen_values():
 
 def test_preset_names():
     assert set(PRESETS) == {
-        "standard", "british", "canadian", "new-zealand", "six-player", "almonte",
-        "almonte-league",
+        "standard", "british", "canadian", "new-zealand", "six-player", "six-player-double",
+        "almonte", "almonte-league",
     }
     for name, rules in PRESETS.items():
         assert rules.name == name
@@ -137,6 +138,10 @@ def test_six_player_presets():
     assert preset("six-player").to_options() == DEFAULTS | SIX_PLAYER | {
         "name": "six-player", "deck": 33, "target": 11,
     }
+    assert preset("six-player-double").to_options() == DEFAULTS | SIX_PLAYER | {
+        "name": "six-player-double", "deck": 50, "target": 11,
+    }
+    assert preset("six-player-double").kitty_size == 20
     assert preset("almonte").to_options() == DEFAULTS | SIX_PLAYER | {
         "name": "almonte", "deck": 31, "target": 15,
     }
@@ -180,6 +185,7 @@ NON_DEFAULT_VALUES = {
     "turned_joker_bid": (True, {"deck": 25, "joker": True}),
     "lone_asks_partner": (True, {}),
     "railroading": (True, {}),
+    "coloured_jokers": (True, {"seats": 6, "deck": 50, "joker": True}),
     "name": ("my table", {}),
 }
 
@@ -228,7 +234,7 @@ def test_with_options_keeps_a_given_name_and_otherwise_says_custom():
 
 
 def test_six_seats_take_their_own_packs():
-    with pytest.raises(RuleSetError, match="deck=24: expected 31 or 33 with 6 seats") as err:
+    with pytest.raises(RuleSetError, match="deck=24: expected 31, 33 or 50 with 6 seats") as err:
         RuleSet(seats=6)
     assert err.value.options == ("deck", "seats")
     with pytest.raises(RuleSetError, match="deck=31: expected 24, 25, 28, 29, 32 or 33 with 4"):

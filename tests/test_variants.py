@@ -349,3 +349,46 @@ def test_railroading_at_six_the_loner_names_the_partner_and_may_set_the_card_asi
     h.apply(A.PASS, 1)  # set aside unseen
     assert ad not in h.hands[1] and h.set_aside_unseen == [ad]
     assert ad not in hand_view(h, 1).visible_cards() and hand_view(h, 3).gave == ad
+
+
+# --- the double pack (seed 000: "dos barajas de 25 cartas") ---------------------------------
+
+DOUBLE = preset("six-player-double")
+
+
+def test_the_double_pack_holds_every_card_of_a_25_card_pack_twice():
+    pack = build_deck(50)
+    assert len(pack) == 50 and len(set(pack)) == 50
+    names = [card_name(c) for c in pack]
+    assert names.count("JH") == 1 and names.count("JH2") == 1 and "JKR2" in names
+    hand = HandState.deal(DOUBLE, 0, list(pack))
+    assert len(hand.kitty) == 20
+
+
+@pytest.mark.parametrize("order", [("AH", "AH2"), ("AH2", "AH")])
+def test_of_two_equal_cards_the_one_played_second_wins(order):
+    from arena.core.cards import trick_winner_index
+
+    trick = [parse_card("9H"), parse_card(order[0]), parse_card("KH"), parse_card(order[1])]
+    assert trick_winner_index(trick, trump=0) == 3  # clubs trump; hearts led
+
+
+@pytest.mark.parametrize(("trump", "winner"), [(2, "JKR2"), (1, "JKR2"), (0, "JKR"), (3, "JKR")])
+def test_coloured_jokers_the_one_of_trumps_colour_wins(trump, winner):
+    """Copy 0 of the joker is the black one, copy 1 the red one."""
+    from arena.core.cards import trick_winner_index
+
+    for first, second in (("JKR", "JKR2"), ("JKR2", "JKR")):
+        trick = [parse_card(first), parse_card("AS"), parse_card(second)]
+        won = trick[trick_winner_index(trick, trump, coloured_jokers=True)]
+        assert card_name(won) == winner
+        # Alike, the second played wins whatever the trump.
+        assert trick_winner_index(trick, trump) == 2
+
+
+def test_a_double_pack_game_plays_and_replays():
+    game = GameState(DOUBLE, 3)
+    rng = random.Random(3)
+    while not game.over:
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.winner is not None and max(game.scores) >= 11

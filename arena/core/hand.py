@@ -47,7 +47,16 @@ from enum import Enum
 
 from arena.core import actions as A
 from arena.core.actions import Action, ActionKind
-from arena.core.cards import EFFECTIVE_SUIT, JOKER, SUITS, TRICK_POWER, Card, card_name
+from arena.core.cards import (
+    EFFECTIVE_SUIT,
+    SUIT_INDEX,
+    SUITS,
+    TRICK_POWER,
+    TRICK_POWER_COLOURED_JOKERS,
+    Card,
+    card_name,
+    is_joker,
+)
 from arena.core.errors import IllegalActionError
 from arena.core.rules import FirstLead, LoneDefender, RuleSet, WhoMayGoAlone
 from arena.core.scoring import Outcome, Score, score_hand
@@ -189,7 +198,7 @@ class HandState:
         self._power: tuple[tuple[int, ...], ...] = ()
         self._next_active: list[int] = []
         self._trick_size = 0
-        if self.upcard == JOKER and not rules.turned_joker_bid:
+        if is_joker(self.upcard) and not rules.turned_joker_bid:
             self.phase = Phase.DEALER_NAMES_TRUMP
             self.turn = dealer
         else:
@@ -257,7 +266,7 @@ class HandState:
         rules = self.rules
         seat = self.turn
         if phase is Phase.BID_ROUND_1:
-            if self.upcard == JOKER:  # bid on (turned_joker_bid): name the joker's suit
+            if is_joker(self.upcard):  # bid on (turned_joker_bid): name the joker's suit
                 bids = [] if seat == self.dealer else [A.PASS]
                 for s in range(4):
                     bids.append(A.NAME_TRUMP[s])
@@ -265,8 +274,8 @@ class HandState:
                         bids.append(A.NAME_TRUMP_ALONE[s])
                 return bids
             if seat == self.dealer and rules.dealer_needs_trump_to_pick_up:
-                suit = self.upcard >> 3
-                if not any(c == JOKER or c >> 3 == suit for c in self.hands[seat]):
+                suit = SUIT_INDEX[self.upcard]
+                if not any(is_joker(c) or SUIT_INDEX[c] == suit for c in self.hands[seat]):
                     return [A.PASS]
             if (
                 rules.dealer_partner_must_go_alone
@@ -296,7 +305,7 @@ class HandState:
         if phase is Phase.LONER_EXCHANGES:
             return [A.PASS, *(A.DISCARD[c] for c in self.hands[seat])]
         if phase is Phase.BID_ROUND_2 or phase is Phase.DEALER_NAMES_TRUMP:
-            barred = self.upcard >> 3 if phase is Phase.BID_ROUND_2 else -1
+            barred = SUIT_INDEX[self.upcard] if phase is Phase.BID_ROUND_2 else -1
             out: list[Action] = []
             if phase is Phase.BID_ROUND_2 and not (
                 seat == self.dealer and rules.stick_the_dealer
@@ -334,7 +343,7 @@ class HandState:
             elif kind is ActionKind.NAME_TRUMP:  # a turned joker bid on
                 self._trump_made(seat, action.suit, action.alone)  # type: ignore[arg-type]
             else:
-                self._trump_made(seat, self.upcard >> 3, action.alone)
+                self._trump_made(seat, SUIT_INDEX[self.upcard], action.alone)
         elif self.phase is Phase.BID_ROUND_2:
             if kind is ActionKind.PASS:
                 self._pass(seat)
@@ -411,7 +420,7 @@ class HandState:
             if self.phase is Phase.PLAY and self.trick_plays:
                 led = SUITS[self._eff[self.trick_plays[0][1]]].name.lower()
                 return f"must follow {led}"
-        if action.kind is ActionKind.NAME_TRUMP and action.suit == self.upcard >> 3:
+        if action.kind is ActionKind.NAME_TRUMP and action.suit == SUIT_INDEX[self.upcard]:
             return "the turned-down suit may not be named in round 2"
         if action.alone:
             return "this seat may not go alone with this call"
@@ -438,7 +447,9 @@ class HandState:
         self.maker = seat
         self.trump_from_upcard = self.phase is not Phase.BID_ROUND_2
         self._eff = EFFECTIVE_SUIT[suit]
-        self._power = TRICK_POWER[suit]
+        self._power = (
+            TRICK_POWER_COLOURED_JOKERS if self.rules.coloured_jokers else TRICK_POWER
+        )[suit]
         self.passed_in_deciding_round = frozenset(self._passed)
         if alone:
             self._declare_alone(seat)
@@ -507,7 +518,7 @@ class HandState:
             if (
                 self.rules.dealer_may_decline
                 and self.maker != self.dealer
-                and self.upcard != JOKER
+                and not is_joker(self.upcard)
             ):
                 self.phase = Phase.DEALER_PICKUP
                 self.turn = self.dealer
@@ -560,7 +571,7 @@ class HandState:
         winner = seat
         for s, c in plays:
             p = table[c]
-            if p > best:
+            if p >= best:  # of two equal cards (a double pack's copies) the second wins
                 best, winner = p, s
         self.tricks.append(Trick(self.trick_leader, tuple(plays), winner))
         self.tricks_won[winner & 1] += 1

@@ -46,7 +46,8 @@ class RuleSet:
     deck: int = 24
     """24 (9-A), 28 (8-A) or 32 (7-A), plus one for the joker; at six seats 33 (7-A and
     the joker) or 31 (the six-hand Almonte pack: 33 less the black sevens, so that five
-    to each of six and one turned up is the whole pack)."""
+    to each of six and one turned up is the whole pack), or 50 (the double pack: two
+    25-card packs, each card twice)."""
     joker: bool = False
     hand_size: int = 5
     """5; or 7 with four seats and 32 or 33 cards. A hand has as many tricks."""
@@ -83,6 +84,10 @@ class RuleSet:
     lone_asks_partner: bool = False
     """Six-player Euchre (Cornwall): a lone player may ask a partner for a card (the
     partner chooses it; no one else sees it), then discards one face down."""
+    coloured_jokers: bool = False
+    """The double pack's two jokers differ in colour (the first black, the second red):
+    the one of trump's colour is the higher. Off: they look alike, and of the two the one
+    played second wins, as for any two equal cards."""
     railroading: bool = False
     """A lone player's partner passes a card face down (at six seats the loner picks which
     partner); without looking, the loner swaps it for a card of the hand or discards it."""
@@ -152,6 +157,7 @@ _BOOL_OPTIONS = {
     "turned_joker_bid",
     "lone_asks_partner",
     "railroading",
+    "coloured_jokers",
 }
 
 
@@ -184,8 +190,8 @@ def _coerce(name: str, value: Any) -> Any:
 
 
 PLAIN_DECKS = frozenset({24, 28, 32})
-JOKER_DECKS = frozenset({25, 29, 31, 33})
-DECKS_BY_SEATS = {4: (24, 25, 28, 29, 32, 33), 6: (31, 33)}
+JOKER_DECKS = frozenset({25, 29, 31, 33, 50})
+DECKS_BY_SEATS = {4: (24, 25, 28, 29, 32, 33), 6: (31, 33, 50)}
 
 
 def _either(values: tuple[int, ...]) -> str:
@@ -206,7 +212,7 @@ def _contradictions(r: RuleSet) -> list[tuple[str, tuple[str, ...]]]:
     elif r.joker != (r.deck in JOKER_DECKS):
         p.append((
             f"deck={r.deck} contradicts joker={str(r.joker).lower()}: "
-            "a deck with the joker has 25, 29, 31 or 33 cards, one without 24, 28 or 32",
+            "a deck with the joker has 25, 29, 31, 33 or 50 cards, one without 24, 28 or 32",
             ("deck", "joker"),
         ))
     if r.hand_size not in (5, 7):
@@ -259,6 +265,11 @@ def _contradictions(r: RuleSet) -> list[tuple[str, tuple[str, ...]]]:
             "partner, asked for (Cornwall) or passed face down (railroading)",
             ("lone_asks_partner", "railroading"),
         ))
+    if r.coloured_jokers and r.deck != 50:
+        p.append((
+            f"coloured_jokers contradicts deck={r.deck}: only the double pack (50) has two",
+            ("coloured_jokers", "deck"),
+        ))
     if r.turned_joker_bid and not r.joker:
         p.append((
             "turned_joker_bid contradicts joker=false: there is no joker to turn",
@@ -297,6 +308,8 @@ _SIX_PLAYER: dict[str, Any] = {
 }
 _SIX_PLAYER_PRESETS: dict[str, dict[str, Any]] = {
     "six-player": {"deck": 33, "target": 11},
+    # Two 25-card packs (seed 000): 30 cards dealt, 20 in the kitty.
+    "six-player-double": {"deck": 50, "target": 11},
     "almonte": {"deck": 31, "target": 15},
     "almonte-league": {"deck": 31, "hand_limit": 12},
 }

@@ -13,7 +13,7 @@
 
   function card(c, where, seat, cls) {
     const f = CARDS[c];
-    const col = c === 32 ? " joker" : (f[2] ? " red" : "");
+    const col = f[4] ? " joker" : (f[2] ? " red" : "");
     const st = seat === null || seat === undefined ? "" : ` data-seat="${seat}"`;
     return `<div class="card${col}${cls ? " " + cls : ""}" data-card="${c}" data-face="up"` +
       ` data-where="${where}"${st} title="${esc(f[3])}"><span class="rk">${esc(f[0])}</span>` +

@@ -12,7 +12,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from arena.core.actions import Action, ActionKind
-from arena.core.cards import JOKER, Card, Suit, card_rank, card_suit, make_card
+from arena.core.cards import (
+    JOKER,
+    PACK_IDS,
+    Card,
+    Suit,
+    card_rank,
+    card_suit,
+    copy_of,
+    make_card,
+)
 from arena.core.events import (
     ActionTaken,
     Event,
@@ -66,17 +75,22 @@ def card_to_pb(card: Card, out: pb.Card | None = None) -> pb.Card:
     else:
         msg.suit = suit_to_pb(card_suit(card))
         msg.rank = _RANK_TO_PB[rank]
+    if copy_of(card):
+        msg.copy = 1
     return msg
 
 
 def card_from_pb(msg: pb.Card) -> Card:
+    if msg.copy > 1:
+        raise MalformedMessage(f"no copy {msg.copy} of a card: 0, or 1 in the double pack")
+    copy = PACK_IDS * msg.copy
     if msg.rank == pb.RANK_JOKER:
         if msg.suit != pb.SUIT_UNSPECIFIED:
             raise MalformedMessage("the joker has no suit")
-        return JOKER
+        return JOKER + copy
     if not pb.RANK_SEVEN <= msg.rank <= pb.RANK_ACE:
         raise MalformedMessage(f"no such rank: {msg.rank}")
-    return make_card(msg.rank, suit_from_pb(msg.suit))
+    return make_card(msg.rank, suit_from_pb(msg.suit)) + copy
 
 
 def cards_from_pb(msgs: Iterable[pb.Card]) -> tuple[Card, ...]:
@@ -187,6 +201,7 @@ def rules_to_pb(rules: RuleSet, out: pb.RuleSet | None = None) -> pb.RuleSet:
     msg.turned_joker_bid = rules.turned_joker_bid
     msg.lone_asks_partner = rules.lone_asks_partner
     msg.railroading = rules.railroading
+    msg.coloured_jokers = rules.coloured_jokers
     return msg
 
 
@@ -219,6 +234,7 @@ def rules_from_pb(msg: pb.RuleSet) -> RuleSet:
         turned_joker_bid=msg.turned_joker_bid,
         lone_asks_partner=msg.lone_asks_partner,
         railroading=msg.railroading,
+        coloured_jokers=msg.coloured_jokers,
     )
 
 
