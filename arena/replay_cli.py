@@ -71,8 +71,8 @@ def load_game(refs: list[str]) -> GameLog:
 # --- terminal view -------------------------------------------------------------------
 
 
-def card_text(card: int) -> Text:
-    label = card_label(card)
+def card_text(card: int, two_of_spades_joker: bool = False) -> Text:
+    label = card_label(card, two_of_spades_joker)
     if is_joker(card):
         return Text(label, style="bold magenta")
     suit = card_suit(card)
@@ -80,16 +80,18 @@ def card_text(card: int) -> Text:
     return Text(label, style="bold red" if red else "bold")
 
 
-def cards_text(cards: Iterable[Card]) -> Text:
+def cards_text(cards: Iterable[Card], two_of_spades_joker: bool = False) -> Text:
     t = Text()
     for i, c in enumerate(sorted(cards)):
         if i:
             t.append(" ")
-        t.append_text(card_text(c))
+        t.append_text(card_text(c, two_of_spades_joker))
     return t
 
 
-def _action_text(seat_names: list[str], seat: int, action: Action, hidden: bool) -> Text:
+def _action_text(
+    seat_names: list[str], seat: int, action: Action, hidden: bool, two_of_spades_joker: bool
+) -> Text:
     who = Text(f"{seat_names[seat]}: ")
     k = action.kind
     if k in (ActionKind.GIVE, ActionKind.PASS_CARD) and hidden:
@@ -98,7 +100,7 @@ def _action_text(seat_names: list[str], seat: int, action: Action, hidden: bool)
         if hidden:
             return who + Text("discards a card face down", style="dim")
         assert action.card is not None  # every discard has its card (Action refuses one without)
-        return who + Text("discards ") + card_text(action.card)
+        return who + Text("discards ") + card_text(action.card, two_of_spades_joker)
     if k is ActionKind.PASS:
         return who + Text("pass", style="dim")
     return who + Text(str(action), style="bold cyan")
@@ -170,13 +172,14 @@ class _HandPrinter:
         self.trump_shown = False
         console.rule(f"hand {self.hand_log.hand_number} · dealer {names[h.dealer]} · "
                      f"score {game.scores[0]}-{game.scores[1]}")
-        console.print(Text("upcard ") + card_text(h.upcard))
+        self.two = game.rules.two_of_spades_joker
+        console.print(Text("upcard ") + card_text(h.upcard, self.two))
         if seat is None:
             for s in range(len(h.hands)):
-                console.print(Text(f"  {names[s]:<28}") + cards_text(h.hands[s]))
+                console.print(Text(f"  {names[s]:<28}") + cards_text(h.hands[s], self.two))
         else:
             view = seat_view(game, seat)
-            shown = cards_text(view.hand) if view.hand else Text("(not looked at yet)", style="dim")
+            shown = cards_text(view.hand, self.two) if view.hand else Text("(not looked at yet)", style="dim")
             console.print(Text(f"  {names[seat]:<28}") + shown)
 
     def _flush_tricks(self) -> None:
@@ -186,7 +189,7 @@ class _HandPrinter:
                 if i:
                     line.append("  ")
                 line.append(f"{s}:")
-                line.append_text(card_text(c))
+                line.append_text(card_text(c, self.two))
             line.append(f"  → {self.names[trick.winner]}", style="green")
             self.console.print(line)
         self.printed = len(self.hand.tricks)
@@ -209,12 +212,12 @@ class _HandPrinter:
         if kind is ActionKind.PLAY:
             if seat is not None and la.seat == seat:
                 held = seat_view(game, seat).hand
-                self.console.print(Text(f"  {names[seat]} holds ", style="dim") + cards_text(held))
+                self.console.print(Text(f"  {names[seat]} holds ", style="dim") + cards_text(held, self.two))
             return
         # What this seat was told of the action: arena.core.view decides, as for its bot.
         told = seat_event(ActionTaken(la.seat, la.action, kind), seat) if seat is not None else None
         hidden = isinstance(told, ActionTaken) and told.action is None
-        text = _action_text(names, la.seat, la.action, hidden)
+        text = _action_text(names, la.seat, la.action, hidden, self.two)
         if la.substituted:
             text.append("  (played by the arena after a fault)", style="red")
         self.console.print(Text("  ") + text)

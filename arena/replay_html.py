@@ -67,7 +67,7 @@ def _suit_text(suit: int) -> str:
     return f"{s.symbol} {s.name.lower()}"
 
 
-def action_text(action: Action) -> str:
+def action_text(action: Action, two_of_spades_joker: bool = False) -> str:
     """An action as people read it ("orders up", "names ♥ hearts alone", "plays J♥")."""
     k = action.kind
     alone = " alone" if action.alone else ""
@@ -84,11 +84,11 @@ def action_text(action: Action) -> str:
         return f"asks seat {action.seat} for a card"
     assert action.card is not None
     if k is ActionKind.GIVE:
-        return f"gives {card_label(action.card)} to seat {action.seat}"
+        return f"gives {card_label(action.card, two_of_spades_joker)} to seat {action.seat}"
     if k is ActionKind.PASS_CARD:
-        return f"passes {card_label(action.card)} face down to seat {action.seat}"
+        return f"passes {card_label(action.card, two_of_spades_joker)} face down to seat {action.seat}"
     verb = "discards" if k is ActionKind.DISCARD else "plays"
-    return f"{verb} {card_label(action.card)}"
+    return f"{verb} {card_label(action.card, two_of_spades_joker)}"
 
 
 def _result_text(hand: HandState) -> str | None:
@@ -128,7 +128,7 @@ def _public(v: SeatView) -> dict[str, Any]:
         "up": v.upcard,
         "utd": v.upcard_turned_down,
         "dtu": v.dealer_took_upcard,
-        "au": [[s, action_text(a)] for s, a in v.auction],
+        "au": [[s, action_text(a, v.rules.two_of_spades_joker)] for s, a in v.auction],
         "tr": v.trump,
         "mk": v.maker,
         "al": list(v.alone),
@@ -174,9 +174,14 @@ def _everything(hand: HandState, turn_view: SeatView | None) -> dict[str, Any]:
 def _seen_action(prev: SeatView, now: SeatView) -> str:
     """The action between two views of one seat, as much of it as that seat saw."""
     actor = prev.turn
+    two = now.rules.two_of_spades_joker
+
+    def label(card: Card) -> str:
+        return card_label(card, two)
+
     if len(now.auction) > len(prev.auction):
         s, a = now.auction[-1]
-        return f"Seat {s} {action_text(a)}"
+        return f"Seat {s} {action_text(a, two)}"
 
     def plays(v: SeatView) -> list[tuple[int, Card]]:
         out = [p for t in v.tricks for p in t.plays]
@@ -185,13 +190,13 @@ def _seen_action(prev: SeatView, now: SeatView) -> str:
     before, after = plays(prev), plays(now)
     if len(after) > len(before):
         s, c = after[-1]
-        return f"Seat {s} plays {card_label(c)}"
+        return f"Seat {s} plays {label(c)}"
     if now.discard is not None and prev.discard is None:
-        return f"Seat {actor} discards {card_label(now.discard)}"
+        return f"Seat {actor} discards {label(now.discard)}"
     if now.gave is not None and prev.gave is None:
-        return f"Seat {actor} gives {card_label(now.gave)}"
+        return f"Seat {actor} gives {label(now.gave)}"
     if len(now.set_aside) > len(prev.set_aside):
-        return f"Seat {actor} puts {card_label(now.set_aside[-1])} face down"
+        return f"Seat {actor} puts {label(now.set_aside[-1])} face down"
     if prev.phase in (Phase.DEALER_DISCARD, Phase.LONER_DISCARDS, Phase.LONER_EXCHANGES):
         return f"Seat {actor} puts a card face down"
     if prev.phase is Phase.PARTNER_GIVES:
@@ -261,6 +266,7 @@ def build_data(log: GameLog) -> dict[str, Any]:
     """Everything the page shows, as JSON-able data (render_html embeds it)."""
     by_seat = {sb.seat: sb for sb in log.seats}
     seat_range = range(log.rules.seats)
+    two = log.rules.two_of_spades_joker
     names = [by_seat[s].name if s in by_seat else f"seat {s}" for s in seat_range]
     b = _Builder()
     hand_index = {id(hl): i for i, hl in enumerate(log.hands)}
@@ -277,7 +283,7 @@ def build_data(log: GameLog) -> dict[str, Any]:
             end = f"Game forfeited: Team {log.winning_team} wins"
         else:
             return
-        last = "" if last_action is None else _logged_text(last_action)
+        last = "" if last_action is None else _logged_text(last_action, two)
         b.step(h_index, len(hl.actions), game, hand, hl, last, end)
         b.hands[h_index]["result"] = end
 
@@ -296,7 +302,9 @@ def build_data(log: GameLog) -> dict[str, Any]:
                 })
             game = pt.game
             hl = pt.hand_log
-            last = "Cards dealt" if pt.index == 0 else _logged_text(hl.actions[pt.index - 1])
+            last = (
+                "Cards dealt" if pt.index == 0 else _logged_text(hl.actions[pt.index - 1], two)
+            )
             b.step(h_index, pt.index, game, cur[2], hl, last)
     except Divergence as d:
         error = str(d)
@@ -334,7 +342,7 @@ def build_data(log: GameLog) -> dict[str, Any]:
              "sub": f.substituted}
             for f in log.faults
         ],
-        "cards": _card_faces(),
+        "cards": _card_faces(log.rules.two_of_spades_joker),
         "pieces": b.pieces.items,
         "steps": b.steps,
         "hands": b.hands,
@@ -342,12 +350,12 @@ def build_data(log: GameLog) -> dict[str, Any]:
     }
 
 
-def _logged_text(la: LoggedAction) -> str:
+def _logged_text(la: LoggedAction, two_of_spades_joker: bool = False) -> str:
     sub = " (substituted by the arena)" if la.substituted else ""
-    return f"Seat {la.seat} {action_text(la.action)}{sub}"
+    return f"Seat {la.seat} {action_text(la.action, two_of_spades_joker)}{sub}"
 
 
-def _card_faces() -> list[list[Any]]:
+def _card_faces(two_of_spades_joker: bool = False) -> list[list[Any]]:
     """For each card id: rank text, suit symbol, red, name, joker (a double pack's second
     copies are marked "²")."""
     faces: list[list[Any]] = []
@@ -355,7 +363,10 @@ def _card_faces() -> list[list[Any]]:
         mark = "²" if copy_of(c) else ""
         rank, suit = card_rank(c), card_suit(c)
         if rank is None or suit is None:
-            faces.append(["Jkr" + mark, "★", False, card_name(c), True])
+            if two_of_spades_joker:
+                faces.append(["2" + mark, "♠", False, "2S" + mark.replace("²", "2"), True])
+            else:
+                faces.append(["Jkr" + mark, "★", False, card_name(c), True])
             continue
         text = "10" if rank == 10 else RANK_NAMES[rank]
         faces.append([text + mark, suit.symbol, suit.is_red, card_name(c), False])

@@ -45,6 +45,7 @@ DEFAULTS = {
     "lone_asks_partner": False,
     "railroading": False,
     "coloured_jokers": False,
+    "two_of_spades_joker": False,
     "name": "custom",
 }
 
@@ -186,6 +187,7 @@ NON_DEFAULT_VALUES = {
     "lone_asks_partner": (True, {}),
     "railroading": (True, {}),
     "coloured_jokers": (True, {"seats": 6, "deck": 50, "joker": True}),
+    "two_of_spades_joker": (True, {"deck": 25, "joker": True}),
     "name": ("my table", {}),
 }
 

@@ -392,3 +392,28 @@ def test_a_double_pack_game_plays_and_replays():
     while not game.over:
         game.apply(rng.choice(game.legal_actions()))
     assert game.winner is not None and max(game.scores) >= 11
+
+
+def test_the_two_of_spades_as_the_joker_is_the_joker_by_another_name():
+    """Seed 000: a pack without a joker plays the two of spades as one. The rules do not
+    change (the same games); replays name it 2♠."""
+    from rich.console import Console
+
+    from arena.replay_cli import show_game
+    from arena.replay_html import render_html
+    from tests.helpers import play_random_game
+
+    with pytest.raises(Exception, match="two_of_spades_joker contradicts joker=false"):
+        RuleSet(two_of_spades_joker=True)
+    rules = preset("british").with_options(two_of_spades_joker=True)
+    seed = next(s for s in range(100)
+                if any(JOKER in h.dealt[0] for h in play_random_game(s, rules, ("a", "b")).hands))
+    log = play_random_game(seed, rules, ("a", "b"))
+    plain = play_random_game(seed, preset("british"), ("a", "b"))
+    assert [h.actions for h in log.hands] == [h.actions for h in plain.hands]
+    console = Console(record=True, width=120)
+    show_game(log, console=console)
+    text = console.export_text()
+    assert "2♠" in text and "Joker" not in text
+    page = render_html(log)
+    assert '["2","♠",false,"2S",true]' in page and '"Jkr"' not in page

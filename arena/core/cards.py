@@ -92,13 +92,13 @@ def card_name(card: Card) -> str:
     return RANK_NAMES[(card & 7) + 7] + "CDHS"[card >> 3] + copy
 
 
-def card_label(card: Card) -> str:
-    """The name people read: rank and suit symbol ("J♥", "10♣", "Joker"); a second copy
-    is marked ("J♥²")."""
+def card_label(card: Card, two_of_spades_joker: bool = False) -> str:
+    """The name people read: rank and suit symbol ("J♥", "10♣", "Joker", or "2♠" where a
+    two of spades is the joker); a second copy is marked ("J♥²")."""
     copy = "²" if card >= PACK_IDS else ""
     card %= PACK_IDS
     if card == JOKER:
-        return "Joker" + copy
+        return ("2♠" if two_of_spades_joker else "Joker") + copy
     rank = RANK_NAMES[(card & 7) + 7]
     return ("10" if rank == "T" else rank) + "♣♦♥♠"[card >> 3] + copy
 

@@ -88,6 +88,9 @@ class RuleSet:
     """The double pack's two jokers differ in colour (the first black, the second red):
     the one of trump's colour is the higher. Off: they look alike, and of the two the one
     played second wins, as for any two equal cards."""
+    two_of_spades_joker: bool = False
+    """The joker is a two of spades (seed 000: a pack without a joker plays one): only
+    its name changes, it is the joker in every rule."""
     railroading: bool = False
     """A lone player's partner passes a card face down (at six seats the loner picks which
     partner); without looking, the loner swaps it for a card of the hand or discards it."""
@@ -158,6 +161,7 @@ _BOOL_OPTIONS = {
     "lone_asks_partner",
     "railroading",
     "coloured_jokers",
+    "two_of_spades_joker",
 }
 
 
@@ -269,6 +273,11 @@ def _contradictions(r: RuleSet) -> list[tuple[str, tuple[str, ...]]]:
         p.append((
             f"coloured_jokers contradicts deck={r.deck}: only the double pack (50) has two",
             ("coloured_jokers", "deck"),
+        ))
+    if r.two_of_spades_joker and not r.joker:
+        p.append((
+            "two_of_spades_joker contradicts joker=false: there is no joker to stand for",
+            ("two_of_spades_joker", "joker"),
         ))
     if r.turned_joker_bid and not r.joker:
         p.append((

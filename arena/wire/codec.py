@@ -202,6 +202,7 @@ def rules_to_pb(rules: RuleSet, out: pb.RuleSet | None = None) -> pb.RuleSet:
     msg.lone_asks_partner = rules.lone_asks_partner
     msg.railroading = rules.railroading
     msg.coloured_jokers = rules.coloured_jokers
+    msg.two_of_spades_joker = rules.two_of_spades_joker
     return msg
 
 
@@ -235,6 +236,7 @@ def rules_from_pb(msg: pb.RuleSet) -> RuleSet:
         lone_asks_partner=msg.lone_asks_partner,
         railroading=msg.railroading,
         coloured_jokers=msg.coloured_jokers,
+        two_of_spades_joker=msg.two_of_spades_joker,
     )
 
 

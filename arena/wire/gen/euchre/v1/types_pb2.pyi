@@ -149,7 +149,7 @@ class Card(_message.Message):
     def __init__(self, suit: _Optional[_Union[Suit, str]] = ..., rank: _Optional[_Union[Rank, str]] = ..., copy: _Optional[int] = ...) -> None: ...
 
 class RuleSet(_message.Message):
-    __slots__ = ("name", "seats", "deck_size", "joker", "target_score", "stick_the_dealer", "who_may_go_alone", "lone_defender", "lone_defender_euchre_points", "lone_defender_march_points", "dealer_partner_must_go_alone", "first_lead", "passed_player_may_go_alone", "super_euchre_points", "dealer_needs_trump_to_pick_up", "hand_size", "win_by_two", "hand_limit", "march_points", "lone_march_points", "euchre_points", "dealer_may_decline", "turned_joker_bid", "lone_asks_partner", "railroading", "coloured_jokers")
+    __slots__ = ("name", "seats", "deck_size", "joker", "target_score", "stick_the_dealer", "who_may_go_alone", "lone_defender", "lone_defender_euchre_points", "lone_defender_march_points", "dealer_partner_must_go_alone", "first_lead", "passed_player_may_go_alone", "super_euchre_points", "dealer_needs_trump_to_pick_up", "hand_size", "win_by_two", "hand_limit", "march_points", "lone_march_points", "euchre_points", "dealer_may_decline", "turned_joker_bid", "lone_asks_partner", "railroading", "coloured_jokers", "two_of_spades_joker")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -176,6 +176,7 @@ class RuleSet(_message.Message):
     LONE_ASKS_PARTNER_FIELD_NUMBER: _ClassVar[int]
     RAILROADING_FIELD_NUMBER: _ClassVar[int]
     COLOURED_JOKERS_FIELD_NUMBER: _ClassVar[int]
+    TWO_OF_SPADES_JOKER_FIELD_NUMBER: _ClassVar[int]
     name: str
     seats: int
     deck_size: int
@@ -202,7 +203,8 @@ class RuleSet(_message.Message):
     lone_asks_partner: bool
     railroading: bool
     coloured_jokers: bool
-    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., deck_size: _Optional[int] = ..., joker: _Optional[bool] = ..., target_score: _Optional[int] = ..., stick_the_dealer: _Optional[bool] = ..., who_may_go_alone: _Optional[_Union[WhoMayGoAlone, str]] = ..., lone_defender: _Optional[_Union[LoneDefender, str]] = ..., lone_defender_euchre_points: _Optional[int] = ..., lone_defender_march_points: _Optional[int] = ..., dealer_partner_must_go_alone: _Optional[bool] = ..., first_lead: _Optional[_Union[FirstLead, str]] = ..., passed_player_may_go_alone: _Optional[bool] = ..., super_euchre_points: _Optional[int] = ..., dealer_needs_trump_to_pick_up: _Optional[bool] = ..., hand_size: _Optional[int] = ..., win_by_two: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., march_points: _Optional[int] = ..., lone_march_points: _Optional[int] = ..., euchre_points: _Optional[int] = ..., dealer_may_decline: _Optional[bool] = ..., turned_joker_bid: _Optional[bool] = ..., lone_asks_partner: _Optional[bool] = ..., railroading: _Optional[bool] = ..., coloured_jokers: _Optional[bool] = ...) -> None: ...
+    two_of_spades_joker: bool
+    def __init__(self, name: _Optional[str] = ..., seats: _Optional[int] = ..., deck_size: _Optional[int] = ..., joker: _Optional[bool] = ..., target_score: _Optional[int] = ..., stick_the_dealer: _Optional[bool] = ..., who_may_go_alone: _Optional[_Union[WhoMayGoAlone, str]] = ..., lone_defender: _Optional[_Union[LoneDefender, str]] = ..., lone_defender_euchre_points: _Optional[int] = ..., lone_defender_march_points: _Optional[int] = ..., dealer_partner_must_go_alone: _Optional[bool] = ..., first_lead: _Optional[_Union[FirstLead, str]] = ..., passed_player_may_go_alone: _Optional[bool] = ..., super_euchre_points: _Optional[int] = ..., dealer_needs_trump_to_pick_up: _Optional[bool] = ..., hand_size: _Optional[int] = ..., win_by_two: _Optional[bool] = ..., hand_limit: _Optional[int] = ..., march_points: _Optional[int] = ..., lone_march_points: _Optional[int] = ..., euchre_points: _Optional[int] = ..., dealer_may_decline: _Optional[bool] = ..., turned_joker_bid: _Optional[bool] = ..., lone_asks_partner: _Optional[bool] = ..., railroading: _Optional[bool] = ..., coloured_jokers: _Optional[bool] = ..., two_of_spades_joker: _Optional[bool] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("kind", "suit", "card", "alone", "seat")
