@@ -323,34 +323,26 @@ _SIX_PLAYER_PRESETS: dict[str, dict[str, Any]] = {
     "almonte-league": {"deck": 31, "hand_limit": 12},
 }
 
+_BRITISH = RuleSet(
+    name="british",
+    deck=25,
+    joker=True,
+    target=11,
+    stick_the_dealer=False,
+    who_may_go_alone=WhoMayGoAlone.ANY_PLAYER,
+    lone_defender=LoneDefender.ALLOWED,
+    lone_defender_euchre_points=4,
+    dealer_partner_must_go_alone=True,
+    first_lead=FirstLead.LEFT_OF_LONE_PLAYER,
+)
+
 PRESETS: dict[str, RuleSet] = {
     "standard": RuleSet(name="standard"),
-    "british": RuleSet(
-        name="british",
-        deck=25,
-        joker=True,
-        target=11,
-        stick_the_dealer=False,
-        who_may_go_alone=WhoMayGoAlone.ANY_PLAYER,
-        lone_defender=LoneDefender.ALLOWED,
-        lone_defender_euchre_points=4,
-        dealer_partner_must_go_alone=True,
-        first_lead=FirstLead.LEFT_OF_LONE_PLAYER,
-    ),
+    "british": _BRITISH,
     "canadian": RuleSet(name="canadian", dealer_partner_must_go_alone=True),
     # 32-card Euchre as played in New Zealand (seed 000): the British game without the
     # joker, on a pack that runs down to the sevens.
-    "new-zealand": RuleSet(
-        name="new-zealand",
-        deck=32,
-        target=11,
-        stick_the_dealer=False,
-        who_may_go_alone=WhoMayGoAlone.ANY_PLAYER,
-        lone_defender=LoneDefender.ALLOWED,
-        lone_defender_euchre_points=4,
-        dealer_partner_must_go_alone=True,
-        first_lead=FirstLead.LEFT_OF_LONE_PLAYER,
-    ),
+    "new-zealand": replace(_BRITISH, name="new-zealand", deck=32, joker=False),
     **{
         name: RuleSet(name=name, **_SIX_PLAYER, **options)
         for name, options in _SIX_PLAYER_PRESETS.items()

@@ -102,7 +102,7 @@ def _trump_power(card: Card, trump: int) -> int:
 
 
 def _is_jack(card: Card) -> bool:
-    return card != JOKER and card_rank(card) == JACK
+    return card_rank(card) == JACK  # (None for a joker)
 
 
 def _off_rank(card: Card) -> int:
