@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 __all__ = ["H0", "H1", "MODELS", "SprtState", "SprtTest"]
@@ -138,23 +138,30 @@ def _score_of(elo: float) -> float:
     return 1.0 / (1.0 + power)
 
 
-def _root(f: Callable[[float], float], low: float, high: float) -> float:
-    """The root of a decreasing function on (low, high), where f -> +inf at low and
-    -inf at high: bisection, to the last bit that matters."""
+def _root(probs: list[float], d: list[float]) -> float:
+    """theta solving sum probs_i d_i / (1 + theta d_i) = 0 on the interval where every
+    1 + theta d_i > 0 (the function falls from +inf to -inf there): Newton's method from
+    0, kept inside a shrinking bracket by bisection, to the last bit that matters."""
+    low, high = -1.0 / max(d), -1.0 / min(d)
+    theta = 0.0
     for _ in range(200):
-        mid = (low + high) / 2
-        if mid <= low or mid >= high:
-            break
-        value = f(mid)
-        if value == 0:
-            return mid
+        value = slope = 0.0
+        for p, x in zip(probs, d, strict=True):
+            r = x / (1.0 + theta * x)
+            value += p * r
+            slope -= p * r * r
+        if value == 0 or slope == 0:
+            return theta
         if value > 0:
-            low = mid
+            low = theta
         else:
-            high = mid
-        if high - low <= 1e-13 * max(1.0, abs(mid)):
-            break
-    return (low + high) / 2
+            high = theta
+        step = value / slope
+        if abs(step) <= 1e-15 * max(1.0, abs(theta)):
+            return theta
+        new = theta - step
+        theta = new if low < new < high else (low + high) / 2
+    return theta
 
 
 def _mle_mean(support: tuple[float, ...], probs: list[float], s: float) -> list[float]:
@@ -162,11 +169,7 @@ def _mle_mean(support: tuple[float, ...], probs: list[float], s: float) -> list[
     p_i = probs_i / (1 + theta (a_i - s)), theta solving sum probs_i (a_i - s) /
     (1 + theta (a_i - s)) = 0 (Van den Bergh, Proposition 1.1)."""
     d = [a - s for a in support]
-
-    def f(theta: float) -> float:
-        return sum(p * x / (1.0 + theta * x) for p, x in zip(probs, d, strict=True))
-
-    theta = _root(f, -1.0 / max(d), -1.0 / min(d))
+    theta = _root(probs, d)
     return [p / (1.0 + theta * x) for p, x in zip(probs, d, strict=True)]
 
 
@@ -181,11 +184,7 @@ def _mle_normalized(support: tuple[float, ...], probs: list[float], t: float) ->
         var = sum(q * (a - mu) ** 2 for a, q in zip(support, p, strict=True))
         sigma = math.sqrt(var)
         phi = [a - 0.5 - 0.5 * t * sigma * (1.0 + ((a - mu) / sigma) ** 2) for a in support]
-
-        def f(theta: float, phi: list[float] = phi) -> float:
-            return sum(q * x / (1.0 + theta * x) for q, x in zip(probs, phi, strict=True))
-
-        theta = _root(f, -1.0 / max(phi), -1.0 / min(phi))
+        theta = _root(probs, phi)
         new = [q / (1.0 + theta * x) for q, x in zip(probs, phi, strict=True)]
         moved = max(abs(a - b) for a, b in zip(new, p, strict=True))
         p = new

@@ -35,10 +35,13 @@ from arena.manifest import BotManifest
 from arena.plan import PlannedGame
 from arena.stats import BotStats, collect_stats
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+READABLE_VERSIONS = (2, 3)
+"""Version 2 lacks the sprt table: readers take it as a database with no decided test,
+and a writer adds the table (MIGRATIONS) when it opens one."""
 
 SCHEMA = """
--- Euchre Arena ladder database, schema version 2 (PRAGMA user_version).
+-- Euchre Arena ladder database, schema version 3 (PRAGMA user_version).
 
 -- One row: the ladder and the settings every stored game was played under. A run whose
 -- settings differ (seed, rules, duplicate, time control, fault policy) is refused.
@@ -153,7 +156,28 @@ CREATE TABLE rating_history (
     high        REAL
 );
 CREATE INDEX rating_history_by_run ON rating_history (run, taken_ms);
+""" + """
+-- A gauntlet's SPRT once a run has decided it ([sprt] in the ladder file): frozen, so that
+-- games stored after the decision (in flight when it was made) and a later --games never
+-- reopen it. One row per challenger label: a new version of the challenger is a new test.
+CREATE TABLE sprt (
+    challenger  TEXT    PRIMARY KEY,  -- its label
+    settings    TEXT    NOT NULL,   -- JSON: elo0, elo1, alpha, beta, model
+    result      TEXT    NOT NULL CHECK (result IN ('H0', 'H1')),
+    llr         REAL    NOT NULL,
+    lower       REAL    NOT NULL,   -- the bounds the LLR left
+    upper       REAL    NOT NULL,
+    units       INTEGER NOT NULL,   -- pairs (games without duplicate) the test counted
+    games       INTEGER NOT NULL,   -- the schedule's first this many games held them all
+    decided_ms  INTEGER NOT NULL,
+    run         INTEGER NOT NULL REFERENCES runs (id)
+);
 """
+
+MIGRATIONS = {
+    2: SCHEMA[SCHEMA.index("\n-- A gauntlet's SPRT"):],
+}
+"""From a version to the next: what a writer runs on an older database."""
 
 # Columns of game_bots filled from arena.stats.BotStats (same names, except alone_calls).
 _STAT_COLUMNS = (
@@ -274,11 +298,17 @@ class Store:
             fd = new_fd
         try:
             conn = _connect(path)
-            if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
                 conn.executescript(
                     f"BEGIN; {SCHEMA}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
                 )
-            _check_schema(conn, path)
+            while version in MIGRATIONS:
+                conn.executescript(
+                    f"BEGIN; {MIGRATIONS[version]}; PRAGMA user_version = {version + 1}; COMMIT;"
+                )
+                version += 1
+            _check_schema(conn, path, (SCHEMA_VERSION,))
         except BaseException:
             os.close(fd)
             raise
@@ -567,6 +597,38 @@ class Store:
             args = (bot, bot)
         return self.conn.execute(sql + " ORDER BY h.id", args).fetchall()
 
+    # --- a gauntlet's SPRT ----------------------------------------------------------------
+
+    def save_sprt(self, challenger: str, settings: Mapping[str, Any], *, result: str,
+                  llr: float, lower: float, upper: float, units: int, games: int,
+                  run: int) -> None:
+        """Freezes a decided test; a decision already stored for the challenger stays."""
+        with self._transaction():
+            self.conn.execute(
+                "INSERT INTO sprt (challenger, settings, result, llr, lower, upper, units, "
+                "games, decided_ms, run) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (challenger) DO NOTHING",
+                (challenger, json.dumps(dict(settings), sort_keys=True), result, llr, lower,
+                 upper, units, games, _now_ms(), run),
+            )
+
+    def sprt_decision(self, challenger: str) -> dict[str, Any] | None:
+        """The stored decision of the challenger's test: settings, result, llr, lower,
+        upper, units, games, decided_ms, run; None while it runs (or in a version 2
+        database, which has no such table)."""
+        if self.conn.execute("PRAGMA user_version").fetchone()[0] < 3:
+            return None
+        row = self.conn.execute(
+            "SELECT settings, result, llr, lower, upper, units, games, decided_ms, run "
+            "FROM sprt WHERE challenger = ?", (challenger,)).fetchone()
+        if row is None:
+            return None
+        keys = ("settings", "result", "llr", "lower", "upper", "units", "games",
+                "decided_ms", "run")
+        out = dict(zip(keys, row, strict=True))
+        out["settings"] = json.loads(out["settings"])
+        return out
+
     def runs(self) -> list[tuple[Any, ...]]:
         return self.conn.execute(
             "SELECT id, started_ms, finished_ms, status, planned, to_play, played, "
@@ -626,9 +688,10 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
+def _check_schema(conn: sqlite3.Connection, path: Path,
+                  versions: tuple[int, ...] = READABLE_VERSIONS) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version != SCHEMA_VERSION:
+    if version not in versions:
         conn.close()
         raise StoreError(
             f"{path}: ladder database schema version {version}; this arena reads version "
