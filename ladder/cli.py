@@ -262,6 +262,8 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
                       "test with --fresh or another database.")
     rate = summary.played / summary.elapsed if summary.elapsed > 0 else 0.0
     state = "complete" if summary.complete else f"interrupted ({summary.stopped_by})"
+    if summary.complete and summary.sprt is not None and summary.sprt.result is not None:
+        state += f", stopped by the SPRT ({summary.sprt.result} accepted)"
     console.print(
         f"{summary.played} games played in {summary.elapsed:.1f} s ({rate:.1f} games/s), "
         f"{summary.faults} faults; {summary.already + summary.played} of {summary.planned} "

@@ -96,6 +96,7 @@ def run_ladder(
         planned = plan_ladder(cfg, key, [labels[n] for n in cfg.bot_names])
         finished = store.finished_ids()
         todo = [g for g in planned if g.game_id not in finished]
+        already = len(planned) - len(todo)
         rows = store.games()
         watch = _sprt_watch(cfg, store, planned, rows, labels)
         decided_before = watch is not None and watch.decided is not None
@@ -106,7 +107,7 @@ def run_ladder(
         run = store.start_run(planned=len(planned), to_play=len(todo), concurrency=concurrency)
         every = checkpoint_every or max(100, len(planned) // 20)
         summary = RunSummary(
-            planned=len(planned), already=len(planned) - len(todo), played=0, faults=0,
+            planned=len(planned), already=already, played=0, faults=0,
             elapsed=0.0, status="interrupted", labels=labels,
             sprt=None if watch is None else watch.state, sprt_decided_before=decided_before,
         )

@@ -91,6 +91,8 @@ def test_a_gauntlet_stops_when_its_sprt_decides_and_stays_decided(tmp_path):
     again = ladder_cli("run", path, "--quiet", "--games", "60")
     assert again.returncode == 0, again.stderr
     assert "already decided" in again.stdout and "nothing was" in again.stdout
+    assert f"{stored} of 120 planned games stored" in again.stdout
+    assert "stopped by the SPRT (H1 accepted)" in again.stdout
     with Store.open(cfg.database) as store:
         assert store.game_count() == stored
 
