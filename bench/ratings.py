@@ -5,7 +5,8 @@
 Prints, for duplicate pairs whose two halves are correlated -0.4, 0 and +0.3 (ladder.simulate):
 
 - coverage: the share of 95% intervals of the gaps (every two bots of a 4-bot round
-  robin, --pairs pairs per pairing) that hold the true gap, for the pair model the
+  robin, --pairs pairs per pairing; then a gauntlet's challenger against each opponent
+  and its field) that hold the true gap, for the pair model the
   standings use and for the same games counted as independent, with the standard error
   the simulation would have if the intervals were independent (the six gaps of one
   ladder are not, so the true one is somewhat larger). The pair model should be within
@@ -35,6 +36,7 @@ from ladder.sprt import SprtTest
 
 CORRELATIONS = (-0.4, 0.0, 0.3)
 STRENGTHS = {"a": 0.0, "b": 40.0, "c": 80.0, "d": 140.0}
+GAUNTLET = {"c": 50.0, "x": 0.0, "y": 60.0, "z": 120.0}
 
 
 def main() -> int:
@@ -64,6 +66,17 @@ def main() -> int:
         print(f"{rho:>6.1f} {100 * paired.rate:>9.2f}% ±{100 * se:.2f} "
               f"{100 * alone.rate:>21.2f}% {paired.intervals:>10}"
               + (f"  ({paired.failed} fits failed)" if paired.failed else ""))
+
+    print(f"\nthe same for gauntlets {GAUNTLET}, challenger c: its gap to each opponent "
+          "and to the mean of its field")
+    for rho in CORRELATIONS:
+        paired = gap_coverage(GAUNTLET, rho=rho, pairs=args.pairs, ladders=args.ladders,
+                              seed=args.seed, challenger="c")
+        alone = gap_coverage(GAUNTLET, rho=rho, pairs=args.pairs, ladders=args.ladders,
+                             seed=args.seed, paired=False, challenger="c")
+        se = math.sqrt(0.95 * 0.05 / paired.intervals)
+        print(f"{rho:>6.1f} {100 * paired.rate:>9.2f}% ±{100 * se:.2f} "
+              f"{100 * alone.rate:>21.2f}% {paired.intervals:>10}")
 
     if not args.no_sprt:
         test = SprtTest(args.elo0, args.elo1, args.alpha, args.beta, args.model)

@@ -22,7 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ladder.pairs import PairingTally
-from ladder.ratings import DEFAULT_PRIOR, RatingFit, expected_score, fit_tallies, gap
+from ladder.ratings import (
+    DEFAULT_PRIOR,
+    RatingFit,
+    expected_score,
+    field_gap,
+    fit_tallies,
+    gap,
+)
 from ladder.sprt import SprtState, SprtTest
 
 
@@ -81,12 +88,17 @@ class Coverage:
 
 def gap_coverage(strengths: Mapping[str, float], *, rho: float, pairs: int, ladders: int,
                  seed: int, paired: bool = True, prior: float = DEFAULT_PRIOR,
-                 confidence: float = 0.95) -> Coverage:
+                 confidence: float = 0.95, challenger: str | None = None) -> Coverage:
     """Round robins of `pairs` pairs per pairing: the share of fitted gaps (every two
-    bots, each ladder) whose interval holds the true gap."""
+    bots, each ladder) whose interval holds the true gap. With `challenger`, gauntlets
+    instead: its gap to each opponent and to the mean of its field."""
     rng = random.Random(seed)
     names = sorted(strengths)
-    pairings = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    pairings = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
+                if challenger is None or challenger in (a, b)]
+    field = [n for n in names if n != challenger]
+    true_field = (strengths[challenger] - sum(strengths[n] for n in field) / len(field)
+                  if challenger is not None else 0.0)
     probs = {(a, b): expected_score(strengths[a], strengths[b]) for a, b in pairings}
     covered = intervals = failed = 0
     for _ in range(ladders):
@@ -101,6 +113,10 @@ def gap_coverage(strengths: Mapping[str, float], *, rho: float, pairs: int, ladd
             g = gap(fit, a, b)
             intervals += 1
             covered += g.low <= strengths[a] - strengths[b] <= g.high
+        if challenger is not None:
+            g = field_gap(fit, challenger)
+            intervals += 1
+            covered += g.low <= true_field <= g.high
     return Coverage(intervals, covered, ladders, failed)
 
 
@@ -168,8 +184,10 @@ def normalized_elo(elo: float, rho: float) -> float:
 
 
 def elo_of_normalized(nelo: float, rho: float) -> float:
-    """The per-game Elo whose normalized Elo at correlation rho is `nelo` (bisection)."""
-    low, high = -600.0, 600.0
+    """The per-game Elo whose normalized Elo at correlation rho is `nelo` (bisection over
+    the Elo a pair can have at that correlation: p / q >= -rho when rho < 0)."""
+    bound = 400 * math.log10(-1 / rho) * (1 - 1e-9) if rho < 0 else 600.0
+    low, high = -bound, bound
     for _ in range(200):
         mid = (low + high) / 2
         if normalized_elo(mid, rho) < nelo:

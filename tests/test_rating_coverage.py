@@ -25,10 +25,21 @@ LADDERS = 2000
 PAIRS = 50  # per pairing: 100 games
 
 
+GAUNTLET = {"c": 50.0, "x": 0.0, "y": 60.0, "z": 120.0}
+
+
 @pytest.mark.parametrize("rho", [-0.4, 0.0, 0.3])
 def test_gap_intervals_cover_95_percent_whatever_the_correlation(rho: float) -> None:
     c = gap_coverage(STRENGTHS, rho=rho, pairs=PAIRS, ladders=LADDERS, seed=7)
     assert c.failed == 0 and c.ladders == LADDERS and c.intervals == 3 * LADDERS
+    assert 0.93 <= c.rate <= 0.97, f"rho {rho}: {100 * c.rate:.2f}% covered"
+
+
+@pytest.mark.parametrize("rho", [-0.4, 0.3])
+def test_a_challengers_gaps_cover_95_percent(rho: float) -> None:
+    # a gauntlet: c against x, y, z, which never meet; its gap to each and to the field
+    c = gap_coverage(GAUNTLET, rho=rho, pairs=PAIRS, ladders=LADDERS, seed=9, challenger="c")
+    assert c.failed == 0 and c.intervals == 4 * LADDERS
     assert 0.93 <= c.rate <= 0.97, f"rho {rho}: {100 * c.rate:.2f}% covered"
 
 
