@@ -7,6 +7,7 @@ report` show the same thing the same way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from rich.console import JustifyMethod
@@ -80,7 +81,7 @@ def _caption(st: Standings) -> str:
 
 def plain_caption(st: Standings) -> str:
     """The caption without its markup or the SPRT line (for the HTML page)."""
-    return _caption(Standings(**{**st.__dict__, "sprt_test": None, "sprt": None}))
+    return _caption(replace(st, sprt_test=None, sprt=None))
 
 
 def sprt_text(st: Standings) -> str:

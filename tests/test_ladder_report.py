@@ -97,3 +97,19 @@ def test_the_charts_are_drawn_in_a_browser(report, tmp_path):
     assert body.get("data-lines") == "3" and body.get("data-bands") == "3"
     # heat cells: 6 in the crosstable, 6 in the LOS matrix, 3 gaps
     assert body.get("data-cells") == "15"
+
+
+def test_prior_zero_is_the_plain_fit(report, capsys):
+    db, data, _, _ = report
+    assert ladder_cli.main(["standings", str(db), "--json", "--prior", "0"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert plain["prior"] == 0 and data["prior"] == 2
+    top = {b["name"]: b["rating"] for b in plain["bots"]}
+    shrunk = {b["name"]: b["rating"] for b in data["bots"]}
+    # the prior pulls every rating toward the mean, 1200
+    for name in top:
+        assert abs(shrunk[name] - 1200) < abs(top[name] - 1200)
+    with pytest.raises(SystemExit) as e:
+        ladder_cli.main(["standings", str(db), "--prior", "-1"])
+    assert e.value.code == 2
+    assert "expected a number of 0 or more" in capsys.readouterr().err

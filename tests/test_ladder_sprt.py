@@ -123,3 +123,44 @@ def test_the_live_view_shows_the_llr_and_its_bounds(tmp_path):
     text = console.export_text()
     assert "SPRT c v field" in text and "LLR" in text
     assert f"({TEST.lower:.2f}, {TEST.upper:.2f})" in text
+
+
+def test_a_resumed_run_finds_a_decision_its_stored_games_already_made(tmp_path):
+    """A run killed after the deciding game was stored but before the decision was:
+    the next run reaches the same decision from the stored games and plays nothing."""
+    from tests.test_ladder_store import fake_log
+
+    path = write_ladder(tmp_path, ['"heuristic"', '"random"',
+                                   '{ name = "random-b", bot = "random" }'],
+                        games=40, format="gauntlet", challenger="heuristic", seed=5)
+    with path.open("a") as f:
+        f.write("[sprt]\nelo0 = 0\nelo1 = 100\nalpha = 0.2\nbeta = 0.2\n")
+    cfg = load_ladder(path)
+    from ladder.schedule import plan_ladder
+
+    with Store.open(cfg.database, write=True) as store:
+        key = store.bind_settings(cfg.name, cfg.settings())
+        versions = store.register_bots([b.manifest for b in cfg.bots])
+        ids = {v.label: v.id for v in versions.values()}
+        run = store.start_run(planned=80, to_play=80, concurrency=1)
+        planned = plan_ladder(cfg, key)
+        # heuristic wins every game of the first 12 pairs: by hand, in schedule order,
+        # that is enough for H1 at these bounds (checked below against a fresh watch)
+        watch = SprtWatch(cfg.sprt, "heuristic", planned, duplicate=True)
+        decided_at = None
+        for g in planned[:24]:
+            store.record_game(g, fake_log(g, a_wins=g.bot_a == "heuristic"), ids, run)
+            if watch.add(g.game_id, g.bot_a, g.bot_b,
+                         1.0 if g.bot_a == "heuristic" else 0.0) and decided_at is None:
+                decided_at = watch.decided
+        store.finish_run(run, "interrupted")
+        assert store.sprt_decision("heuristic") is None
+    assert decided_at is not None and decided_at.result == "H1"
+    summary = run_ladder(cfg)
+    assert summary.sprt_decided_before and summary.played == 0 and summary.complete
+    assert summary.sprt == decided_at
+    with Store.open(cfg.database) as store:
+        stored = store.sprt_decision("heuristic")
+        assert store.game_count() == 24
+    assert stored is not None and stored["result"] == "H1"
+    assert (stored["llr"], stored["units"]) == (decided_at.llr, decided_at.units)

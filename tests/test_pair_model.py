@@ -138,6 +138,28 @@ def test_head_to_head_is_fastchess_pentanomial(stats, nelo, nerr, elo, err, los)
     assert h.los == pytest.approx(los, abs=5e-5)
 
 
+@pytest.mark.parametrize("wins, losses, draws, nelo, nerr, elo, err, los", [
+    # fastchess app/tests/elo_test.cpp, "EloWDL 1" and "2": games without pairs
+    (76, 89, 123, -20.76, 40.13, None, None, 0.1553),
+    (136, 96, 111, 49.77, 36.77, 40.70, 30.43, 0.9960),
+])
+def test_head_to_head_over_games_is_fastchess_wdl(wins, losses, draws, nelo, nerr, elo, err,
+                                                  los) -> None:
+    t = PairingTally()
+    t.add((1.0,), wins)
+    t.add((0.0,), losses)
+    t.add((0.5,), draws)
+    h = head_to_head(t, by="games")
+    assert h is not None and h.units == wins + losses + draws
+    assert h.nelo == pytest.approx(nelo, rel=0.01)
+    assert h.nelo_margin == pytest.approx(nerr, rel=0.01)
+    if elo is not None:
+        assert h.elo == pytest.approx(elo, rel=0.01)
+        assert h.elo_margin == pytest.approx(err, rel=0.01)
+    assert h.los == pytest.approx(los, abs=5e-5)
+    assert head_to_head(t, by="pairs") is None  # no pairs among them
+
+
 def test_los_over_pairs_from_the_issue() -> None:
     # 30 pairs won 2-0, 60 split, 10 lost 0-2. Per pair (mean per game): score 0.6,
     # variance (30 * 0.4**2 + 60 * 0.1**2 + 10 * 0.6**2) / 100 = 0.09, SE 0.03, so
