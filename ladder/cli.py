@@ -12,7 +12,7 @@ import argparse
 import json
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +23,10 @@ from arena.errors import ConfigError
 if TYPE_CHECKING:  # each command imports what it uses, when it runs
     from rich.console import Console
 
+    from arena.stats import BotStats
     from ladder.config import LadderConfig
+    from ladder.sprt import SprtState
+    from ladder.standings import Standings
     from ladder.store import GameRow, Store
 
 DEMO_LADDER = Path(__file__).resolve().parent.parent / "ladders" / "demo.toml"
@@ -34,11 +37,28 @@ EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 
 
+def _non_negative(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (value >= 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number of 0 or more")
+    return value
+
+
 def _add_by(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--by", choices=["games", "pairs"], default="games",
-                   help="fit ratings over single games (default) or over duplicate pairs "
-                   "(each deal's two seat-swapped games as one result: wider, more cautious "
-                   "intervals)")
+    p.add_argument("--by", choices=["pairs", "games"], default="pairs",
+                   help="pairs (default): each duplicate deal's two seat-swapped games are "
+                   "one unit with a pair-level variance, so intervals hold their 95%% "
+                   "whatever card luck does; a game without its other half counts on its "
+                   "own. games: every game independent, for comparison only (its "
+                   "intervals are too wide or too narrow for duplicate play)")
+    p.add_argument("--prior", type=_non_negative, default=2.0, metavar="GAMES",
+                   help="virtual drawn games each bot plays against the pool's mean "
+                   "(default 2): keeps a bot that won or lost everything finite, and pulls "
+                   "a bot with N games toward the mean by about GAMES/(N+GAMES) of its "
+                   "distance. 0: the plain maximum-likelihood fit")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,14 +113,15 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--no-sandbox", action="store_true",
                    help="run the sample bots unsealed (where sandboxes cannot be made)")
 
-    s = sub.add_parser("standings", help="ratings with confidence intervals",
-                       description="Standings of a ladder: games, win %, Elo (game by game "
-                       "in schedule order), maximum-likelihood rating with its 95% "
-                       "interval, and the likelihood that each bot is stronger than the "
-                       "next. Works while the ladder runs.")
+    s = sub.add_parser("standings", help="ratings with intervals, gaps and LOS",
+                       description="Standings of a ladder: games, win %, the rating (a "
+                       "whole-history fit on duplicate pairs) with its 95% interval, the "
+                       "likelihood that each bot is stronger than the next, every gap "
+                       "with its margin and LOS, a gauntlet's SPRT, and the running Elo "
+                       "(game by game in schedule order). Works while the ladder runs.")
     s.add_argument("ladder", metavar="LADDER")
     s.add_argument("--json", action="store_true",
-                   help="print JSON (ratings, intervals, LOS matrix, crosstable)")
+                   help="print JSON (ratings, intervals, gaps, SPRT, LOS matrix, crosstable)")
     _add_by(s)
 
     g = sub.add_parser("games", help="list stored games",
@@ -114,11 +135,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="at most N games")
     g.add_argument("--json", action="store_true", help="print JSON lines")
 
-    rp = sub.add_parser("report", help="standings, crosstable, LOS and per-bot figures",
-                        description="Everything about a ladder: standings, likelihood of "
+    rp = sub.add_parser("report", help="standings, gaps, crosstable, LOS and per-bot figures",
+                        description="Everything about a ladder: standings, every gap with "
+                        "its margin and LOS, a gauntlet's SPRT, the likelihood of "
                         "superiority, the crosstable, and per bot: make %, euchred %, "
-                        "march %, alone success, faults and decision times.")
+                        "march %, alone success, faults and decision times. --html writes "
+                        "it as one self-contained page with charts, --json and --csv as "
+                        "data.")
     rp.add_argument("ladder", metavar="LADDER")
+    rp.add_argument("--html", type=Path, default=None, metavar="OUT.html",
+                    help="write one self-contained page (no network): each bot's rating "
+                    "with its interval against games played, the crosstable as a heat map, "
+                    "the LOS matrix, gaps and per-bot figures")
+    rp.add_argument("--json", action="store_true",
+                    help="print every table as one JSON document instead")
+    rp.add_argument("--csv", type=Path, default=None, metavar="DIR",
+                    help="write every table as a CSV file into DIR (standings.csv, "
+                    "gaps.csv, los.csv, crosstable.csv, bots.csv, curve.csv)")
     _add_by(rp)
     return parser
 
@@ -178,7 +211,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         sandbox=False if args.no_sandbox else None,
     )
     return _run(cfg, fresh=args.fresh, new_versions=args.new_version, quiet=args.quiet,
-                by=args.by)
+                by=args.by, prior=args.prior)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -191,31 +224,46 @@ def cmd_demo(args: argparse.Namespace) -> int:
         games_per_pairing=args.games, concurrency=args.concurrency,
         database=args.out / "demo.sqlite", sandbox=False if args.no_sandbox else None,
     )
-    return _run(cfg, fresh=True, new_versions=False, quiet=args.quiet, by="games")
+    return _run(cfg, fresh=True, new_versions=False, quiet=args.quiet, by="pairs", prior=2.0)
 
 
-def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by: str) -> int:
+def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by: str,
+         prior: float) -> int:
     from ladder.live import LiveView
     from ladder.play import run_ladder
     from ladder.standings import compute_standings
     from ladder.store import Store
-    from ladder.tables import standings_table
+    from ladder.tables import gaps_table, standings_table
 
-    if by == "pairs" and not cfg.duplicate:
-        raise ConfigError(f"{cfg.source}: this ladder is not played in duplicate pairs; "
-                          "use --by games")
     if cfg.sandbox:
         from arena.processes import require_sandbox
 
         require_sandbox("--no-sandbox, or sandbox = false in the ladder file")
-    observer = None if quiet else LiveView(by=by)
+    challenger = cfg.challenger
+    summary_challenger = None
+    observer = None if quiet else LiveView(by=by, prior=prior, challenger=challenger,
+                                           sprt=cfg.sprt, duplicate=cfg.duplicate)
     summary = run_ladder(cfg, fresh=fresh, new_versions=new_versions, observer=observer)
+    if challenger is not None:
+        summary_challenger = summary.labels[challenger]
     with Store.open(cfg.database) as store:
-        st = compute_standings(store.games(), by=by, bots=list(summary.labels.values()))
+        decided = _decision(store, summary_challenger) if cfg.sprt else None
+        st = compute_standings(store.games(), by=by, prior=prior,
+                               bots=list(summary.labels.values()),
+                               challenger=summary_challenger, sprt=cfg.sprt,
+                               sprt_decided=decided, duplicate=cfg.duplicate)
     console = _console()
     console.print(standings_table(st, title=f"{cfg.name}: standings"))
+    if st.gaps:
+        console.print(gaps_table(st))
+    if summary.sprt_decided_before:
+        console.print("The SPRT had already decided before this run, so nothing was "
+                      "played: a finished test is not reopened by --games. Start a new "
+                      "test with --fresh or another database.")
     rate = summary.played / summary.elapsed if summary.elapsed > 0 else 0.0
     state = "complete" if summary.complete else f"interrupted ({summary.stopped_by})"
+    if summary.complete and summary.sprt is not None and summary.sprt.result is not None:
+        state += f", stopped by the SPRT ({summary.sprt.result} accepted)"
     console.print(
         f"{summary.played} games played in {summary.elapsed:.1f} s ({rate:.1f} games/s), "
         f"{summary.faults} faults; {summary.already + summary.played} of {summary.planned} "
@@ -260,28 +308,56 @@ def _open(ref: str) -> Store:
     return Store.open(_database(ref))
 
 
-def _check_by(store: Store, by: str) -> None:
+def _decision(store: Store, challenger: str | None) -> SprtState | None:
+    """The SPRT decision a run stored for the challenger, if any."""
+    from ladder.sprt import SprtState
+
+    found = store.sprt_decision(challenger) if challenger is not None else None
+    if found is None:
+        return None
+    return SprtState(found["llr"], found["lower"], found["upper"], found["units"],
+                     found["result"])
+
+
+def _stored_standings(store: Store, rows: Sequence[GameRow], args: argparse.Namespace
+                      ) -> Standings:
+    """Standings as the database's own settings say: duplicate or not, and a gauntlet's
+    challenger and SPRT (named in the settings when the ladder has one, else recognised
+    as the one bot in every pairing)."""
+    from ladder.config import sprt_from_settings
+    from ladder.standings import compute_standings, gauntlet_challenger
+
     settings = store.settings() or {}
-    if by == "pairs" and not settings.get("duplicate", True):
-        raise ConfigError(f"{store.path}: this ladder is not played in duplicate pairs; "
-                          "use --by games")
+    duplicate = bool(settings.get("duplicate", True))
+    sprt = sprt_from_settings(settings)
+    challenger = None
+    named = (settings.get("sprt") or {}).get("challenger")
+    if isinstance(named, str):
+        labels = [b.label for b in store.bots() if b.name == named]
+        challenger = labels[-1] if labels else None
+    if challenger is None:
+        challenger = gauntlet_challenger(rows)
+    return compute_standings(rows, by=args.by, prior=args.prior, challenger=challenger,
+                             sprt=sprt if challenger is not None else None,
+                             sprt_decided=_decision(store, challenger), duplicate=duplicate)
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
-    from ladder.standings import compute_standings
-    from ladder.tables import standings_table
+    from ladder.tables import gaps_table, standings_table
 
     with _open(args.ladder) as store:
-        _check_by(store, args.by)
         rows, unverified = _verified_rows(store)
-        st = compute_standings(rows, by=args.by)
+        st = _stored_standings(store, rows, args)
         name = store.ladder_name() or store.path.stem
         if args.json:
             out = {"ladder": name, "database": str(store.path), **st.to_json(),
                    "unverified": unverified}
             print(json.dumps(out, indent=2))
         else:
-            _console().print(standings_table(st, title=f"{name}: standings"))
+            console = _console()
+            console.print(standings_table(st, title=f"{name}: standings"))
+            if st.gaps:
+                console.print(gaps_table(st))
         _warn_unverified(store, unverified)
     return EXIT_OK
 
@@ -339,42 +415,78 @@ def _print_faults(store: Store, rows: Sequence[GameRow]) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from ladder.standings import rating_curve
+
+    with _open(args.ladder) as store:
+        rows, unverified = _verified_rows(store)
+        st = _stored_standings(store, rows, args)
+        stats = store.bot_stats([r.game_id for r in rows])
+        name = store.ladder_name() or store.path.stem
+        wants_files = args.html is not None or args.csv is not None
+        curve = rating_curve(rows, by=args.by, prior=args.prior) if (
+            wants_files or args.json) else []
+        if args.json:
+            from ladder.export import report_json
+
+            print(json.dumps(report_json(name, str(store.path), st, stats, curve, unverified),
+                             indent=2))
+        if args.csv is not None:
+            from ladder.export import report_tables, write_csv
+
+            try:
+                paths = write_csv(args.csv, report_tables(st, stats, curve))
+            except OSError as e:
+                raise ConfigError(f"{args.csv}: cannot write the CSV files: {e}") from None
+            print(f"wrote {len(paths)} tables to {args.csv}: "
+                  f"{', '.join(p.name for p in paths)}", file=sys.stderr)
+        if args.html is not None:
+            from ladder.report_html import render_report
+            from ladder.tables import plain_caption
+
+            page = render_report(name, st, stats, curve, caption=plain_caption(st))
+            try:
+                args.html.write_text(page, encoding="utf-8")
+            except OSError as e:
+                raise ConfigError(f"{args.html}: cannot write the page: {e}") from None
+            print(f"wrote {args.html}", file=sys.stderr)
+        if not (args.json or wants_files):
+            _print_report(store, st, stats, rows, args.ladder)
+        _warn_unverified(store, unverified)
+    return EXIT_OK
+
+
+def _print_report(store: Store, st: Standings, stats: Mapping[str, BotStats],
+                  rows: Sequence[GameRow], ladder: str) -> None:
     from datetime import datetime
 
     from arena.report import bot_figures_table
-    from ladder.standings import compute_standings
-    from ladder.tables import crosstable, history_table, los_table, standings_table
+    from ladder.tables import crosstable, gaps_table, history_table, los_table, standings_table
 
-    with _open(args.ladder) as store:
-        _check_by(store, args.by)
-        rows, unverified = _verified_rows(store)
-        st = compute_standings(rows, by=args.by)
-        stats = store.bot_stats([r.game_id for r in rows])
-        name = store.ladder_name() or store.path.stem
-        console = _console()
-        console.print(standings_table(st, title=f"{name}: standings"))
-        if st.fit is not None and len(st.fit.ratings) > 1:
-            console.print(los_table(st))
-        console.print(crosstable(st))
-        order = [ln.name for ln in st.lines if ln.name in stats]
-        console.print(bot_figures_table([stats[n] for n in order], "per bot"))
-        history = store.rating_history()
-        if history:
-            console.print(history_table(history, [ln.name for ln in st.lines]))
-        faulted = [r for r in rows if r.faults]
-        if faulted:
-            console.print(f"[red]{len(faulted)} game(s) with faults[/red]; "
-                          f"'ladder games {args.ladder} --faults' lists them")
-        for run_id, started, finished, status, planned, to_play, played, conc in store.runs():
-            start = datetime.fromtimestamp(started / 1000).strftime("%Y-%m-%d %H:%M:%S")
-            span = f", {(finished - started) / 1000:.0f} s" if finished else ""
-            count = played
-            if status == "running":
-                status, count = "running (or killed: the next run will tell)", "?"
-            console.print(f"run {run_id}: {start}{span}, concurrency {conc}, played "
-                          f"{count} of {to_play} to play ({planned} planned): {status}")
-        _warn_unverified(store, unverified)
-    return EXIT_OK
+    name = store.ladder_name() or store.path.stem
+    console = _console()
+    console.print(standings_table(st, title=f"{name}: standings"))
+    if st.gaps:
+        console.print(gaps_table(st))
+    if st.fit is not None and len(st.fit.ratings) > 1:
+        console.print(los_table(st))
+    console.print(crosstable(st))
+    order = [ln.name for ln in st.lines if ln.name in stats]
+    console.print(bot_figures_table([stats[n] for n in order], "per bot"))
+    history = store.rating_history()
+    if history:
+        console.print(history_table(history, [ln.name for ln in st.lines]))
+    faulted = [r for r in rows if r.faults]
+    if faulted:
+        console.print(f"[red]{len(faulted)} game(s) with faults[/red]; "
+                      f"'ladder games {ladder} --faults' lists them")
+    for run_id, started, finished, status, planned, to_play, played, conc in store.runs():
+        start = datetime.fromtimestamp(started / 1000).strftime("%Y-%m-%d %H:%M:%S")
+        span = f", {(finished - started) / 1000:.0f} s" if finished else ""
+        count = played
+        if status == "running":
+            status, count = "running (or killed: the next run will tell)", "?"
+        console.print(f"run {run_id}: {start}{span}, concurrency {conc}, played "
+                      f"{count} of {to_play} to play ({planned} planned): {status}")
 
 
 if __name__ == "__main__":

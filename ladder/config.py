@@ -30,6 +30,13 @@
     bank = 60.0
     allowance = 0.25
 
+    [sprt]                               # a gauntlet only: stop once this is answered
+    elo0 = 0                             # H0: the challenger is at most elo0 stronger
+    elo1 = 20                            # H1: at least elo1 (Elo, as the standings' gaps)
+    alpha = 0.05                         # chance of accepting H1 when H0 holds
+    beta = 0.05                          # chance of accepting H0 when H1 holds
+    model = "logistic"                   # or "normalized" (normalized Elo, as fastchess)
+
 Every mistake is reported as one line, "FILE:LINE: KEY: what is wrong", so a person can fix
 a ladder before leaving it to run for the night rather than find out in the morning.
 tomllib gives the line of syntax errors; for a value that parses but makes no sense the
@@ -54,6 +61,8 @@ from arena.errors import ConfigError
 from arena.manifest import BotManifest, load_manifest
 from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.spec import FaultPolicy, TimeControl, Transport, default_concurrency
+from ladder.sprt import MODELS as SPRT_MODELS
+from ladder.sprt import SprtTest
 from ladder.toml_lines import KeyLines
 
 DEALS = "hmac-sha256/pairing"
@@ -67,8 +76,9 @@ TRANSPORTS = ("unix", "tcp")
 KEYS = (
     "name", "bots", "format", "challenger", "games_per_pairing", "duplicate", "concurrency",
     "seed", "database", "logs", "rules", "time_control", "on_fault", "transport",
-    "sandbox", "fresh_processes", "limits",
+    "sandbox", "fresh_processes", "limits", "sprt",
 )
+_SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 _TIME_KEYS = ("per_decision", "bank", "allowance")
 _BOT_KEYS = ("name", "bot", "address")
 
@@ -107,6 +117,8 @@ class LadderConfig:
     sandbox: bool = True
     fresh_processes: bool = False
     caps: Limits = DEFAULT_CAPS
+    sprt: SprtTest | None = None
+    """A gauntlet's sequential test: the run stops when it accepts a hypothesis."""
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -120,7 +132,7 @@ class LadderConfig:
         rules = self.rules.to_options()
         rules.pop("name", None)
         tc = self.time_control
-        return {
+        out: dict[str, Any] = {
             "seed": self.seed,
             "deals": DEALS,
             "duplicate": self.duplicate,
@@ -130,6 +142,11 @@ class LadderConfig:
             },
             "on_fault": self.fault_policy.value,
         }
+        if self.sprt is not None:
+            # Not how games are played, but what the run is for: a resumed run must go on
+            # with the same test, so other bounds are refused like other rules are.
+            out["sprt"] = {**sprt_settings(self.sprt), "challenger": self.challenger}
+        return out
 
     def with_overrides(
         self,
@@ -155,6 +172,22 @@ class LadderConfig:
         if database is not None:
             cfg = replace(cfg, database=database, logs=default_logs(database))
         return cfg
+
+
+def sprt_settings(test: SprtTest) -> dict[str, Any]:
+    return {"elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha, "beta": test.beta,
+            "model": test.model}
+
+
+def sprt_from_settings(settings: Any) -> SprtTest | None:
+    """The test a database's stored settings name, if any (see LadderConfig.settings)."""
+    if not isinstance(settings, dict) or not isinstance(settings.get("sprt"), dict):
+        return None
+    values = {k: v for k, v in settings["sprt"].items() if k in _SPRT_KEYS}
+    try:
+        return SprtTest(**values)
+    except (TypeError, ValueError):
+        return None
 
 
 def default_logs(database: Path) -> Path:
@@ -289,6 +322,8 @@ def parse_ladder(text: str, path: Path) -> LadderConfig:
         raise r.error(("transport",), "a sandboxed bot has no network, so it cannot listen "
                       "on TCP: keep transport = \"unix\", or set sandbox = false")
 
+    sprt = _read_sprt(r, data.get("sprt"), fmt)
+
     return LadderConfig(
         name=name.strip(),
         bots=tuple(bots),
@@ -308,7 +343,41 @@ def parse_ladder(text: str, path: Path) -> LadderConfig:
         sandbox=flags["sandbox"],
         fresh_processes=flags["fresh_processes"],
         caps=caps,
+        sprt=sprt,
     )
+
+
+def _read_sprt(r: _Reader, value: Any, fmt: str) -> SprtTest | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise r.error(("sprt",), "expected a table: [sprt] with elo0, elo1, alpha, beta")
+    if fmt != GAUNTLET:
+        raise r.error(("sprt",), "an SPRT tests a gauntlet's challenger against its field; "
+                      "set format = \"gauntlet\" or remove [sprt]")
+    for key in value:
+        if key not in _SPRT_KEYS:
+            raise r.error(("sprt", key), _unknown([key], _SPRT_KEYS))
+    for key in ("elo0", "elo1"):
+        if key not in value:
+            raise r.error(("sprt",), f"{key}: missing: the test needs elo0 and elo1, e.g. "
+                          "elo0 = 0 and elo1 = 20")
+    numbers: dict[str, float] = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in value:
+            v = value[key]
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                raise r.error(("sprt", key), f"{v!r}: expected a number")
+            numbers[key] = float(v)
+    model = value.get("model", "logistic")
+    if model not in SPRT_MODELS:
+        raise r.error(("sprt", "model"), f"{model!r}: expected one of "
+                      f"{', '.join(map(repr, SPRT_MODELS))}")
+    try:
+        return SprtTest(model=model, **numbers)
+    except ValueError as e:
+        first = str(e).split()[0]  # the key the problem is about, when it names one
+        raise r.error(("sprt", first) if first in value else ("sprt",), str(e)) from None
 
 
 def _is_int(value: Any) -> bool:

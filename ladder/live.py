@@ -6,7 +6,8 @@ line now and then instead, and the final standings at the end.
 
 Standings are recomputed in the thread that stores games, at most once a second, and
 handed to rich's refresh thread as a finished table, so drawing never reads half-updated
-data and a long ladder does not spend its time re-rating after every game.
+data and a long ladder does not spend its time re-rating after every game. A gauntlet's
+SPRT is in the table's caption: its LLR against its bounds, as it moves.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from arena.ui import progress_columns
-from ladder.standings import BY_GAMES, compute_standings
+from ladder.sprt import SprtTest
+from ladder.standings import BY_PAIRS, compute_standings
 from ladder.store import GameRow
 from ladder.tables import standings_table
 
@@ -31,10 +33,16 @@ class LiveView:
     """Receives the run's events (see ladder.play.run_ladder) and shows them."""
 
     def __init__(self, console: Console | None = None, *, refresh_seconds: float = 1.0,
-                 by: str = BY_GAMES) -> None:
+                 by: str = BY_PAIRS, prior: float = 2.0, challenger: str | None = None,
+                 sprt: SprtTest | None = None, duplicate: bool = True) -> None:
         self.console = console or Console(stderr=True)
         self.refresh_seconds = refresh_seconds
         self.by = by
+        self.prior = prior
+        self.challenger = challenger
+        """The gauntlet challenger's name in the ladder file (its label may be name@vN)."""
+        self.sprt = sprt
+        self.duplicate = duplicate
         self.rows: list[GameRow] = []
         self.bots: list[str] = []
         self.faults = 0
@@ -99,7 +107,10 @@ class LiveView:
         if not force and now - self._last_table < self.refresh_seconds:
             return
         self._last_table = now
-        st = compute_standings(self.rows, by=self.by, bots=self.bots)
+        challenger = next((b for b in self.bots if self.challenger is not None and (
+            b == self.challenger or b.startswith(f"{self.challenger}@v"))), None)
+        st = compute_standings(self.rows, by=self.by, bots=self.bots, prior=self.prior,
+                               challenger=challenger, sprt=self.sprt, duplicate=self.duplicate)
         self._table = standings_table(st)
 
     def __rich__(self) -> Group:

@@ -9,7 +9,10 @@ that no fsync ever holds up the games (the game loop and gRPC wake-ups run on tr
 thread).
 
 Stopping: Ctrl-C and SIGTERM both cancel the workers, which stop every bot process; what
-was committed stays, and the run is marked 'interrupted'.
+was committed stays, and the run is marked 'interrupted'. A gauntlet with an SPRT also
+stops, 'complete', once its test accepts a hypothesis (ladder.sprt_watch): no game is
+handed out after that, the games still being played are stopped, and the decision is
+stored, so a resumed run (or one with more --games) has nothing left to play.
 """
 
 from __future__ import annotations
@@ -29,8 +32,10 @@ from arena.manifest import BotManifest
 from arena.plan import PlannedGame, game_spec
 from arena.runner import run_games, run_until_signal
 from arena.spec import GameSpec
-from ladder.config import LadderConfig
+from ladder.config import GAUNTLET, LadderConfig, sprt_settings
 from ladder.schedule import plan_ladder
+from ladder.sprt import SprtState
+from ladder.sprt_watch import SprtWatch
 from ladder.standings import compute_standings, snapshot_lines
 from ladder.store import GameRow, Store
 
@@ -59,6 +64,10 @@ class RunSummary:
     labels: dict[str, str]
     """Ladder name -> the name it is rated under (name@vN for a new version)."""
     stopped_by: str | None = None
+    sprt: SprtState | None = None
+    """A gauntlet's test, where it stands at the end of the run."""
+    sprt_decided_before: bool = False
+    """The test had decided before this run, which therefore played nothing."""
 
     @property
     def complete(self) -> bool:
@@ -87,14 +96,20 @@ def run_ladder(
         planned = plan_ladder(cfg, key, [labels[n] for n in cfg.bot_names])
         finished = store.finished_ids()
         todo = [g for g in planned if g.game_id not in finished]
+        already = len(planned) - len(todo)
+        rows = store.games()
+        watch = _sprt_watch(cfg, store, planned, rows, labels)
+        decided_before = watch is not None and watch.decided is not None
+        if decided_before:
+            todo = []  # a finished test is never reopened, whatever --games says
         bot_ids = store.bot_ids()
         concurrency = max(1, min(cfg.concurrency, len(todo)))
         run = store.start_run(planned=len(planned), to_play=len(todo), concurrency=concurrency)
-        rows = store.games()
         every = checkpoint_every or max(100, len(planned) // 20)
         summary = RunSummary(
-            planned=len(planned), already=len(planned) - len(todo), played=0, faults=0,
+            planned=len(planned), already=already, played=0, faults=0,
             elapsed=0.0, status="interrupted", labels=labels,
+            sprt=None if watch is None else watch.state, sprt_decided_before=decided_before,
         )
         by_id = {g.game_id: g for g in todo}
 
@@ -104,6 +119,10 @@ def run_ladder(
             row = store.record_game(by_id[spec.game_id], log, bot_ids, run)
             if row is not None:
                 rows.append(row)
+                if watch is not None:
+                    if watch.add(row.game_id, row.bot_a, row.bot_b, row.score_a) is not None:
+                        _save_decision(store, watch, run)
+                    summary.sprt = watch.state
                 if (summary.played + 1) % every == 0:
                     with contextlib.suppress(sqlite3.Error):  # the next commit will tell
                         _snapshot(store, run, rows)
@@ -122,14 +141,20 @@ def run_ladder(
 
         def specs() -> Iterator[GameSpec]:
             for game in todo:
+                if decided():
+                    return
                 yield _spec(cfg, game, manifests)
+
+        def decided() -> bool:
+            return watch is not None and watch.decided is not None
 
         if observer is not None:
             observer.started(title=cfg.name, total=len(planned), done=summary.already,
                              rows=rows, bots=[labels[n] for n in cfg.bot_names])
         try:
             if todo:
-                summary.stopped_by = trio.run(_play, cfg, specs, concurrency, store_game, stored)
+                summary.stopped_by = trio.run(_play, cfg, specs, concurrency, store_game, stored,
+                                              decided)
             summary.status = "interrupted" if summary.stopped_by else "complete"
         finally:
             summary.elapsed = time.monotonic() - started
@@ -148,10 +173,12 @@ def _spec(cfg: LadderConfig, game: PlannedGame, manifests: Mapping[str, BotManif
 
 async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], concurrency: int,
                 store_game: Callable[[GameSpec, GameLog], GameRow | None],
-                stored: Callable[[GameRow | None, GameLog], None]) -> str | None:
+                stored: Callable[[GameRow | None, GameLog], None],
+                done: Callable[[], bool]) -> str | None:
     """Plays the games, storing each as it finishes; returns the name of the signal that
     stopped them, or None. Raises what storing raised (a full disk, a broken file), once
-    every game is stopped: playing on without storing would waste the night.
+    every game is stopped: playing on without storing would waste the night. Once `done()`
+    says so (a decided SPRT), the games still being played are stopped.
 
     Finished games go through a channel to one writer task, which commits each in a
     worker thread; the writer outlives a stop, so every game that finished is stored."""
@@ -171,6 +198,8 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
                     games.cancel()
                     continue
                 stored(row, log)
+                if done():
+                    games.cancel()
 
     async def play() -> None:
         async with send:
@@ -190,6 +219,39 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
     if failure:
         raise failure[0]
     return stopped_by
+
+
+def _sprt_watch(cfg: LadderConfig, store: Store, planned: Sequence[PlannedGame],
+                rows: Sequence[GameRow], labels: Mapping[str, str]) -> SprtWatch | None:
+    """The gauntlet's test, caught up with the stored games; None without [sprt]. A
+    decision stored by an earlier run stands as it was stored."""
+    if cfg.sprt is None or cfg.format != GAUNTLET or cfg.challenger is None:
+        return None
+    challenger = labels[cfg.challenger]
+    watch = SprtWatch(cfg.sprt, challenger, planned, duplicate=cfg.duplicate)
+    stored = store.sprt_decision(challenger)
+    if stored is not None:
+        watch.decided = watch.state = SprtState(stored["llr"], stored["lower"],
+                                                stored["upper"], stored["units"],
+                                                stored["result"])
+        watch.decided_games = stored["games"]
+        return watch
+    for r in rows:
+        if watch.add(r.game_id, r.bot_a, r.bot_b, r.score_a) is not None:
+            # Decided by games already stored: a run was stopped before it said so.
+            _save_decision(store, watch, run=None)
+            break
+    return watch
+
+
+def _save_decision(store: Store, watch: SprtWatch, run: int | None) -> None:
+    state = watch.decided
+    assert state is not None and state.result is not None
+    if run is None:  # found on resume: credit the run that stored the deciding game
+        run = max((r.run for r in store.games(bot=watch.challenger)), default=0)
+    store.save_sprt(watch.challenger, sprt_settings(watch.test), result=state.result,
+                    llr=state.llr, lower=state.lower, upper=state.upper, units=state.units,
+                    games=watch.decided_games, run=run)
 
 
 def _snapshot(store: Store, run: int, rows: Sequence[GameRow]) -> None:

@@ -1,12 +1,14 @@
-"""Ratings for the ladder: game-by-game Elo and a whole-history Bradley-Terry fit.
+"""Ratings for the ladder: a whole-history Bradley-Terry fit on the pair model, and Elo.
 
-There are two views of the same results because they answer different questions. Elo is what
-people already know how to read and it can be shown live while a ladder runs, but it depends on
-the order of the games and never settles down. The maximum-likelihood fit uses every result at
-once, ignores order, and comes with confidence intervals, so it is the one to trust for "is A
-really stronger than B?".
+Two views of the same results, answering different questions. The fit uses every game at
+once, ignores their order, counts the two halves of a duplicate pair as the correlated
+pair they are (ladder.pairs), and comes with intervals, gaps and likelihoods of
+superiority: it is the one to read for "is A really stronger than B, and by how much?".
+Elo is the running figure people know from the `elo` package; it depends on the order of
+the games and with K=10 never settles (a bot's Elo wanders by tens of points however many
+games are played), so it is shown after the fit's rating, as what it is.
 
-Both use the same 400-point logistic scale, so a rating gap means the same thing in either view.
+Both use the same 400-point logistic scale, so a rating gap means the same in either view.
 
 Everything here is pure (no I/O, clocks or randomness) and uses the standard library only: the
 harness must stay light to install, and the same results must always give the same numbers.
@@ -18,6 +20,9 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Any
+
+from ladder.pairs import PairingTally, Unit, tally_units
 
 __all__ = [
     "DEFAULT_PRIOR",
@@ -25,13 +30,20 @@ __all__ = [
     "ELO_INITIAL",
     "ELO_K_FACTOR",
     "ELO_SCALE",
+    "FIELD",
     "BotRating",
     "EloTable",
+    "Gap",
     "RatingFit",
     "Result",
+    "all_gaps",
     "elo_ratings",
     "expected_score",
+    "field_gap",
     "fit_ratings",
+    "fit_tallies",
+    "fit_units",
+    "gap",
     "likelihood_of_superiority",
 ]
 
@@ -43,11 +55,11 @@ ELO_INITIAL = 1200.0
 ELO_BETA = 200.0
 ELO_SCALE = 2 * ELO_BETA  # 400: a gap of this many points means 10:1 odds.
 
-# Virtual draws per bot used by fit_ratings unless told otherwise (see fit_ratings).
+# Virtual drawn games per bot used by the fit unless told otherwise (see fit_tallies).
 DEFAULT_PRIOR = 2.0
 
-#: One result: (bot_a, bot_b, score_a) with score_a in [0, 1]: 1.0 a win for a, 0.0 a loss,
-#: 0.5 a drawn duplicate pair (each bot won one of the two seat-swapped games).
+#: One game: (bot_a, bot_b, score_a) with score_a in [0, 1]: 1.0 a win for a, 0.0 a loss,
+#: 0.5 a drawn game.
 Result = tuple[str, str, float]
 
 # Natural-log units per Elo point: P(a beats b) = sigmoid(_NAT * (r_a - r_b)).
@@ -96,9 +108,11 @@ class EloTable:
     order; that makes the table a function of the schedule and the outcomes alone, and a rerun
     of a ladder reproduces it exactly.
 
-    Each update moves both bots by the same amount computed from their pre-game ratings, as the
-    `elo` package's rate_1vs1 does, so the pool neither inflates nor deflates. A bot not seen
-    before starts at the initial rating.
+    Each update is the `elo` package's rate_1vs1, to the bit: both bots are updated from
+    their pre-game ratings, each with its own expected score, new = old + K * (actual -
+    expected), the loser's actual score being 1 - the winner's. The two moves are equal up
+    to rounding (the expectations sum to 1), so the pool neither inflates nor deflates. A
+    bot not seen before starts at the initial rating.
     """
 
     __slots__ = ("_initial", "_k", "_ratings")
@@ -141,9 +155,8 @@ class EloTable:
         """Apply one result and return the two new ratings (a's, b's)."""
         score = _check_result(bot_a, bot_b, score_a)
         rating_a, rating_b = self.rating(bot_a), self.rating(bot_b)
-        delta = self._k * (score - expected_score(rating_a, rating_b))
-        self._ratings[bot_a] = rating_a + delta
-        self._ratings[bot_b] = rating_b - delta
+        self._ratings[bot_a] = rating_a + self._k * (score - expected_score(rating_a, rating_b))
+        self._ratings[bot_b] = rating_b + self._k * ((1.0 - score) - expected_score(rating_b, rating_a))
         return self._ratings[bot_a], self._ratings[bot_b]
 
     def update_all(self, results: Iterable[Result]) -> None:
@@ -164,8 +177,8 @@ def elo_ratings(
 @dataclass(frozen=True, slots=True)
 class BotRating:
     """One bot's line in a maximum-likelihood fit. All floats are finite, so it serializes to
-    strict JSON. `games` counts results (a duplicate pair is one result) and `score` is the mean
-    score over them; neither includes the prior's virtual games."""
+    strict JSON. `games` counts its games and `score` is its mean score per game; neither
+    includes the prior's virtual games."""
 
     name: str
     rating: float
@@ -291,40 +304,73 @@ def fit_ratings(
     confidence: float = 0.95,
     bots: Iterable[str] = (),
 ) -> RatingFit:
-    """Maximum a-posteriori Bradley-Terry ratings on the Elo scale, from all results at once.
+    """fit_tallies over results counted as independent games (each its own unit)."""
+    tallies: dict[tuple[str, str], PairingTally] = {}
+    for bot_a, bot_b, score_a in results:
+        score = _check_result(bot_a, bot_b, score_a)
+        key, first = ((bot_a, bot_b), score) if bot_a < bot_b else ((bot_b, bot_a), 1 - score)
+        tallies.setdefault(key, PairingTally()).add((first,))
+    return fit_tallies(tallies, anchor=anchor, anchor_bot=anchor_bot, prior=prior,
+                       confidence=confidence, bots=bots)
 
-    Model: P(a beats b) = 1 / (1 + 10**((rb - ra) / 400)), the same curve Elo uses, so the fitted
-    gaps are directly comparable with Elo gaps. A score s counts as s of a win and 1 - s of a
-    loss, so single games (0/1) and duplicate pairs (0, 0.5, 1) both work, as in Ordo. Only the
-    per-pair score totals and counts enter the fit, so the order and orientation of the results
-    do not matter.
 
-    Anchor: ratings only determine differences, so one linear constraint fixes the level. By
-    default the mean rating of the rated bots equals `anchor` (the Elo initial rating, so the
-    two views sit at the same level); with `anchor_bot`, that bot is pinned at `anchor` instead,
-    which suits a fixed reference bot. The covariance is the inverse of the observed information
-    (negative Hessian of the log-posterior) restricted to the constraint, computed as the
-    top-left block of the inverse of the bordered matrix [[H, c], [c^T, 0]]. Rating gaps, their
-    variances and likelihood_of_superiority do not depend on the anchor.
+def fit_units(units: Iterable[Unit], **options: Any) -> RatingFit:
+    """fit_tallies over duplicate pairs and lone games (ladder.pairs)."""
+    return fit_tallies(tally_units(units), **options)
 
-    Prior: a bot that won (or lost) every game has no finite maximum-likelihood rating, and an
-    early ladder often has one. So, in the manner of BayesElo, each bot brings `prior` virtual
-    drawn games (default 2), half of them spread evenly over the opponents it actually played
-    and half received from them: a pair (i, j) that met gets prior/2 * (1/deg_i + 1/deg_j)
-    virtual draws, where deg is the number of distinct opponents. In a round robin every bot
-    carries exactly `prior` virtual games. Draws pull only toward equality with real opponents,
-    never toward an absolute value, so the anchor stays the only thing fixing the level; with
-    thousands of games their effect is a fraction of a point. For two bots with prior 2, A
-    scoring 3 of 4 is fitted as 4 of 6. `prior=0` gives the plain maximum-likelihood estimate and
-    raises ValueError when it does not exist (some group of bots never scored against the rest).
 
-    Bots named in `bots` that have no results are returned in `RatingFit.unrated`: with no games
-    there is nothing to estimate, and inventing a rating for them would mislead. An empty result
-    list gives an empty fit. Results that split the bots into groups that never played each
-    other raise ValueError, since ratings across such groups are not comparable.
+def fit_tallies(
+    tallies: Mapping[tuple[str, str], PairingTally],
+    *,
+    anchor: float = ELO_INITIAL,
+    anchor_bot: str | None = None,
+    prior: float = DEFAULT_PRIOR,
+    confidence: float = 0.95,
+    bots: Iterable[str] = (),
+) -> RatingFit:
+    """Maximum a-posteriori Bradley-Terry ratings on the Elo scale, with pair-level
+    (cluster-robust) covariance. `tallies` are keyed by name-sorted pairings
+    (ladder.pairs.tally_units makes them).
 
-    Solved by Newton's method with backtracking on the concave log-posterior, which converges in
-    a handful of steps; each step costs O(pairs + bots**3) whatever the number of results.
+    Model: P(a beats b in a game) = 1 / (1 + 10**((rb - ra) / 400)), the curve Elo uses, so
+    fitted gaps read as Elo gaps. A game scoring s counts as s of a win and 1 - s of a
+    loss, so drawn games (0.5) are fine, as in Ordo. The estimate uses every game, paired
+    or not, and only the per-pairing totals enter it, so order and orientation of the
+    games do not matter and a lone half of a pair counts with the same weight as any
+    other game: no bias from stopping a ladder between the two halves of a deal.
+
+    Variance: the two games of a duplicate pair are not independent (they share the
+    cards), so the variance is not the model's Fisher information but the sandwich
+    H^-1 B H^-1, with B summed over units: each unit's contribution to the score equation,
+    (its points - its games * p), squared. Where halves are negatively correlated (card
+    luck cancels, the reason for duplicate play) B is smaller than the model's and the
+    intervals narrow; where they are positively correlated they widen; with independent
+    games B matches the model and this is the usual interval. The prior's virtual games
+    enter H, and B as their model variance, so that the interval never collapses to a
+    point because every pair was split.
+
+    Anchor: ratings determine only differences, so one linear constraint fixes the level:
+    the mean rating of the rated bots equals `anchor` (the Elo initial rating), or with
+    `anchor_bot` that bot sits at `anchor`. The covariance is restricted to the constraint
+    (the top-left block of the inverse of the bordered matrix [[H, c], [c^T, 0]]); gaps,
+    their variances and LOS do not depend on the anchor.
+
+    Prior: a bot that won (or lost) every game has no finite maximum-likelihood rating,
+    and an early ladder often has one. So each bot brings `prior` virtual drawn games
+    (default 2) against an imaginary opponent rated at the mean of the rated bots: the
+    same weight for every bot however many opponents it met (a gauntlet's challenger
+    carries as many as each of its opponents). It pulls a bot's distance from the mean
+    in by about prior / (games + prior) of it; between two bots only, each sits half the
+    gap from the mean and the gap shrinks by about (prior / 2) / (games + prior / 2).
+    `prior=0` gives the plain maximum-likelihood estimate and raises ValueError when it
+    does not exist (some group of bots never scored against the rest).
+
+    Bots in `bots` without results are listed in `RatingFit.unrated`. Results that split
+    the bots into groups that never played each other raise ValueError, since ratings
+    across such groups are not comparable.
+
+    Solved by Newton's method with backtracking on the concave log-posterior; each step
+    costs O(pairings + bots**3) whatever the number of games.
     """
     if not (math.isfinite(prior) and prior >= 0):
         raise ValueError(f"prior must be a non-negative number, got {prior!r}")
@@ -333,19 +379,16 @@ def fit_ratings(
     if not math.isfinite(anchor):
         raise ValueError(f"anchor must be finite, got {anchor!r}")
 
-    # Aggregate per bot and per unordered pair (names sorted so the fit ignores input order).
     points: dict[str, float] = {}
     games: dict[str, int] = {}
-    pair_points: dict[tuple[str, str], float] = {}  # score of the alphabetically first bot
-    pair_games: dict[tuple[str, str], int] = {}
-    for bot_a, bot_b, score_a in results:
-        score = _check_result(bot_a, bot_b, score_a)
-        for bot, s in ((bot_a, score), (bot_b, 1.0 - score)):
+    for (a, b), t in tallies.items():
+        if not a < b:
+            raise ValueError(f"tallies are keyed by name-sorted pairings, not {(a, b)!r}")
+        if t.games == 0:
+            continue
+        for bot, s in ((a, t.points), (b, t.games - t.points)):
             points[bot] = points.get(bot, 0.0) + s
-            games[bot] = games.get(bot, 0) + 1
-        key, first_score = ((bot_a, bot_b), score) if bot_a < bot_b else ((bot_b, bot_a), 1 - score)
-        pair_points[key] = pair_points.get(key, 0.0) + first_score
-        pair_games[key] = pair_games.get(key, 0) + 1
+            games[bot] = games.get(bot, 0) + t.games
 
     names = sorted(games)
     unrated = tuple(sorted({*bots} - games.keys()))
@@ -356,31 +399,23 @@ def fit_ratings(
 
     index = {name: i for i, name in enumerate(names)}
     size = len(names)
-    degree = [0] * size
-    for a, b in pair_games:
-        degree[index[a]] += 1
-        degree[index[b]] += 1
-    # (i, j, games including virtual ones, i's score including virtual draws)
-    pairs: list[tuple[int, int, float, float]] = []
-    for (a, b), count in pair_games.items():
-        i, j = index[a], index[b]
-        virtual = prior / 2 * (1 / degree[i] + 1 / degree[j])
-        pairs.append((i, j, count + virtual, pair_points[a, b] + virtual / 2))
+    # (i, j, games, i's points, its tally)
+    pairs = [(index[a], index[b], float(t.games), t.points, t)
+             for (a, b), t in tallies.items() if t.games]
 
-    groups = _components(size, ((i, j) for i, j, _, _ in pairs))
+    groups = _components(size, ((i, j) for i, j, *_ in pairs))
     if len(groups) > 1:
         listing = "; ".join(", ".join(names[x] for x in group) for group in groups)
         raise ValueError(f"results split into groups that never played each other: {listing}")
-    if size > 1 and not _strongly_connected(
+    if prior == 0 and size > 1 and not _strongly_connected(
         size,
-        [(i, j) for i, j, n, w in pairs if w > 0] + [(j, i) for i, j, n, w in pairs if w < n],
+        [(i, j) for i, j, n, w, _ in pairs if w > 0] + [(j, i) for i, j, n, w, _ in pairs if w < n],
     ):
         raise ValueError(
             "no finite maximum-likelihood ratings: some bots never scored against the rest "
-            "(e.g. a bot won or lost every game); use prior > 0"
+            "(e.g. a bot won or lost every game); use a prior above 0"
         )
 
-    # Constraint c . theta = 0: mean anchor (c = 1) or one pinned bot (c = e_k).
     if anchor_bot is None:
         constraint = [1.0] * size
     else:
@@ -389,15 +424,37 @@ def fit_ratings(
 
     def log_posterior(theta: list[float]) -> float:
         total = 0.0
-        for i, j, n, w in pairs:
+        for i, j, n, w, _ in pairs:
             x = theta[i] - theta[j]
             total += w * _log_sigmoid(x) + (n - w) * _log_sigmoid(-x)
+        if prior:
+            mean = sum(theta) / size
+            for t in theta:
+                total += prior / 2 * (_log_sigmoid(t - mean) + _log_sigmoid(mean - t))
         return total
 
-    def bordered_inverse(theta: list[float]) -> tuple[list[float], list[list[float]]]:
+    def prior_terms(theta: list[float]) -> tuple[list[float], list[list[float]]]:
+        """The prior's gradient and its information (minus its Hessian)."""
         grad = [0.0] * size
-        info = [[0.0] * (size + 1) for _ in range(size + 1)]
-        for i, j, n, w in pairs:
+        info = [[0.0] * size for _ in range(size)]
+        if not prior:
+            return grad, info
+        mean = sum(theta) / size
+        slope = [prior * (0.5 - _sigmoid(t - mean)) for t in theta]
+        curve = [prior * _sigmoid(t - mean) * _sigmoid(mean - t) for t in theta]
+        slope_mean, curve_total = sum(slope) / size, sum(curve)
+        for k in range(size):
+            grad[k] = slope[k] - slope_mean
+            for m in range(size):
+                info[k][m] = ((curve[k] if k == m else 0.0) - (curve[k] + curve[m]) / size
+                              + curve_total / size**2)
+        return grad, info
+
+    def bordered_inverse(theta: list[float]) -> tuple[list[float], list[list[float]],
+                                                      list[list[float]]]:
+        grad, prior_info = prior_terms(theta)
+        info = [[*row, 0.0] for row in prior_info] + [[0.0] * (size + 1)]
+        for i, j, n, w, _ in pairs:
             x = theta[i] - theta[j]
             p, q = _sigmoid(x), _sigmoid(-x)
             g = w - n * p
@@ -410,7 +467,7 @@ def fit_ratings(
             info[j][i] -= h
         for i in range(size):
             info[i][size] = info[size][i] = constraint[i]
-        return grad, _invert(info)
+        return grad, _invert(info), prior_info
 
     theta = [0.0] * size
     current = log_posterior(theta)
@@ -419,7 +476,7 @@ def fit_ratings(
         if iterations == _MAX_NEWTON_STEPS:
             raise RuntimeError(f"rating fit did not converge in {_MAX_NEWTON_STEPS} steps")
         iterations += 1
-        grad, inverse = bordered_inverse(theta)
+        grad, inverse, _ = bordered_inverse(theta)
         step = [sum(row[j] * grad[j] for j in range(size)) for row in inverse[:size]]
         scale = 1.0
         while True:
@@ -432,7 +489,21 @@ def fit_ratings(
         if max(abs(scale * s) for s in step) < _STEP_TOLERANCE:
             break
 
-    _, inverse = bordered_inverse(theta)
+    _, inverse, prior_info = bordered_inverse(theta)
+    m = [row[:size] for row in inverse[:size]]
+    # The middle of the sandwich: the units' observed spread, plus the prior's model one.
+    middle = [row[:] for row in prior_info]
+    for i, j, _, _, tally in pairs:
+        r = tally.residual_squares(_sigmoid(theta[i] - theta[j]))
+        middle[i][i] += r
+        middle[j][j] += r
+        middle[i][j] -= r
+        middle[j][i] -= r
+    left = [[sum(m[i][k] * middle[k][j] for k in range(size)) for j in range(size)]
+            for i in range(size)]
+    sandwich = [[sum(left[i][k] * m[k][j] for k in range(size)) for j in range(size)]
+                for i in range(size)]
+
     elo_per_nat = 1.0 / _NAT
     if anchor_bot is None:
         mean = sum(theta) / size
@@ -441,7 +512,8 @@ def fit_ratings(
         pinned = theta[index[anchor_bot]]
         theta = [t - pinned for t in theta]
     rating = [anchor + t * elo_per_nat for t in theta]
-    cov = [[inverse[i][j] * elo_per_nat**2 for j in range(size)] for i in range(size)]
+    cov = [[(sandwich[i][j] + sandwich[j][i]) / 2 * elo_per_nat**2 for j in range(size)]
+           for i in range(size)]
 
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     order = sorted(range(size), key=lambda i: (-rating[i], names[i]))
@@ -483,12 +555,72 @@ def likelihood_of_superiority(fit: RatingFit) -> dict[tuple[str, str], float]:
     rows = fit.ratings
     for i, a in enumerate(rows):
         for j, b in enumerate(rows):
-            if i == j:
-                continue
-            gap = a.rating - b.rating
-            var = fit.covariance[i][i] + fit.covariance[j][j] - 2 * fit.covariance[i][j]
-            if var > 0:
-                out[a.name, b.name] = 0.5 * math.erfc(-gap / math.sqrt(2 * var))
-            else:
-                out[a.name, b.name] = 0.5 if gap == 0 else float(gap > 0)
+            if i != j:
+                out[a.name, b.name] = gap(fit, a.name, b.name).los
     return out
+
+
+FIELD = "field"
+"""The `other` of a Gap between one bot and the mean of all the others."""
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """How much stronger `bot` is than `other` (a bot, or FIELD: the mean of every other
+    rated bot), in Elo, with its margin at the fit's confidence and its LOS."""
+
+    bot: str
+    other: str
+    elo: float
+    stderr: float
+    margin: float
+    los: float
+
+    @property
+    def low(self) -> float:
+        return self.elo - self.margin
+
+    @property
+    def high(self) -> float:
+        return self.elo + self.margin
+
+    def text(self) -> str:
+        """"+35 ± 22", the way people quote a gap."""
+        return f"{self.elo:+.0f} ± {self.margin:.0f}"
+
+
+def _gap(fit: RatingFit, bot: str, other: str, weights: Mapping[str, float]) -> Gap:
+    names = fit.names()
+    idx = [(names.index(n), w) for n, w in weights.items()]
+    elo = sum(fit.ratings[i].rating * w for i, w in idx)
+    var = sum(wi * wj * fit.covariance[i][j] for i, wi in idx for j, wj in idx)
+    z = NormalDist().inv_cdf(0.5 + fit.confidence / 2)
+    if var > 0:
+        se = math.sqrt(var)
+        los = 0.5 * math.erfc(-elo / (se * math.sqrt(2.0)))
+    else:
+        se, los = 0.0, 0.5 if elo == 0 else float(elo > 0)
+    return Gap(bot, other, elo, se, z * se, los)
+
+
+def gap(fit: RatingFit, bot: str, other: str) -> Gap:
+    """bot's rating minus other's, with the variance from the full covariance."""
+    if bot == other:
+        raise ValueError(f"a gap is between two bots, not {bot!r} and itself")
+    return _gap(fit, bot, other, {bot: 1.0, other: -1.0})
+
+
+def field_gap(fit: RatingFit, bot: str) -> Gap:
+    """bot's rating minus the mean rating of every other rated bot: a gauntlet
+    challenger's standing against its field."""
+    others = [n for n in fit.names() if n != bot]
+    if not others:
+        raise ValueError(f"{bot!r} has no field: it is the only rated bot")
+    weights = {bot: 1.0, **{n: -1.0 / len(others) for n in others}}
+    return _gap(fit, bot, FIELD, weights)
+
+
+def all_gaps(fit: RatingFit) -> list[Gap]:
+    """Every two rated bots once, the better-rated first, in the fit's order."""
+    rows = fit.names()
+    return [gap(fit, a, b) for i, a in enumerate(rows) for b in rows[i + 1:]]

@@ -1,14 +1,21 @@
 """Standings: ratings from stored games, the same whoever computes them and whenever.
 
-Elo is replayed game by game in schedule order (seq), never in the order games happened to
-finish, so a ladder run at concurrency 1 or 32, or interrupted and resumed, ends with the
-same table. The maximum-likelihood fit (ladder.ratings.fit_ratings) is order-free anyway.
+The rating is the whole-history fit of ladder.ratings on the pair model of ladder.pairs:
+each duplicate deal's two seat-swapped games are one unit whose halves may be correlated
+(they share the cards), with a pair-level variance, so intervals, gaps and LOS keep their
+stated confidence whatever that correlation is. A game whose other half is not stored
+yet counts as a game of its own, with no bias. `by="games"` treats every game as
+independent instead (what a ladder without duplicate is anyway): it is there to compare,
+not to trust for a duplicate ladder.
 
-The fit can count games or duplicate pairs. Over games (the default), each game is one
-result. Over pairs, the two seat-swapped games of a deal make one result (1, 0.5 or 0):
-that is the unit whose outcome does not depend on the cards, and it gives wider, more
-cautious intervals, since the model then sees half as many results. Only complete pairs
-count in that mode.
+Elo is replayed game by game in schedule order (seq), never in the order games happened
+to finish, so a ladder run at concurrency 1 or 32, or interrupted and resumed, ends with
+the same Elo; it is still order-dependent (another schedule would give another Elo) and
+never settles, which is why it comes after the rating.
+
+A gauntlet's challenger is also rated against its field (the mean of the others), and
+with an SPRT its test is shown: frozen where a run decided it (ladder.sprt_watch),
+otherwise over every stored pair.
 """
 
 from __future__ import annotations
@@ -17,18 +24,24 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ladder.pairs import HeadToHead, PairingTally, head_to_head, pair_units, tally_units
 from ladder.ratings import (
     DEFAULT_PRIOR,
     ELO_INITIAL,
     EloTable,
+    Gap,
     RatingFit,
     Result,
-    fit_ratings,
+    all_gaps,
+    field_gap,
+    fit_tallies,
     likelihood_of_superiority,
 )
+from ladder.sprt import SprtState, SprtTest
 
-BY_GAMES = "games"
 BY_PAIRS = "pairs"
+BY_GAMES = "games"
+BY_CHOICES = (BY_PAIRS, BY_GAMES)
 
 
 class ResultLike(Protocol):
@@ -62,17 +75,22 @@ class Line:
     wins: int
     faults: int
     elo: float
+    """Running Elo in schedule order (order-dependent; see the module)."""
     rating: float | None = None
-    """Maximum-likelihood rating; None when the bot has no games or no fit exists."""
+    """The fit's rating; None when the bot has no games or no fit exists."""
     stderr: float | None = None
     low: float | None = None
     high: float | None = None
     results: int = 0
+    """Games in the fit."""
     unsealed: int = 0
     """Its games in which some seat ran without a sandbox (or was given by address)."""
-    """Results in the fit: games, or complete duplicate pairs."""
     score: float | None = None
-    """Mean score over those results."""
+    """Mean score per game."""
+    pairs: int = 0
+    """Its complete duplicate pairs."""
+    draws: int = 0
+    """Its drawn games (a game may be drawn in a fixed-length variant)."""
 
     @property
     def win_pct(self) -> float:
@@ -91,6 +109,22 @@ class Standings:
     los: Mapping[tuple[str, str], float] = field(default_factory=dict)
     crosstable: Mapping[tuple[str, str], tuple[float, int]] = field(default_factory=dict)
     """(row, column) -> (row's points, games) over the games they played each other."""
+    units: int = 0
+    """Units in the fit: complete pairs plus lone games (by games: games)."""
+    pairs: int = 0
+    gaps: tuple[Gap, ...] = ()
+    """Every two rated bots, the better-rated first."""
+    field_gap: Gap | None = None
+    """A gauntlet challenger against the mean of its field."""
+    head_to_head: Mapping[tuple[str, str], HeadToHead] = field(default_factory=dict)
+    """(row, column) -> their own games' figures (normalized Elo...), where they met."""
+    challenger: str | None = None
+    field_h2h: HeadToHead | None = None
+    """The challenger against its whole field, its games pooled (as fastchess does)."""
+    sprt_test: SprtTest | None = None
+    sprt: SprtState | None = None
+    sprt_frozen: bool = False
+    """True: a run decided the test and stored it (games after it do not count)."""
 
     def line(self, name: str) -> Line:
         for line in self.lines:
@@ -103,21 +137,30 @@ class Standings:
         return {
             "games": self.games,
             "by": self.by,
+            "units": self.units,
+            "pairs": self.pairs,
             "confidence": fit.confidence if fit else 0.95,
             "prior": fit.prior if fit else DEFAULT_PRIOR,
             "fit_problem": self.fit_problem,
             "bots": [
                 {
-                    "name": ln.name, "games": ln.games, "wins": ln.wins,
-                    "win_pct": round(ln.win_pct, 3), "faults": ln.faults,
+                    "name": ln.name, "games": ln.games, "pairs": ln.pairs, "wins": ln.wins,
+                    "draws": ln.draws, "win_pct": round(ln.win_pct, 3), "faults": ln.faults,
                     "unsealed_games": ln.unsealed,
-                    "elo": round(ln.elo, 3),
                     "rating": _round(ln.rating), "stderr": _round(ln.stderr),
                     "low": _round(ln.low), "high": _round(ln.high),
-                    "results": ln.results, "score": _round(ln.score, 5),
+                    "score": _round(ln.score, 5),
+                    "elo_running": round(ln.elo, 3),
                 }
                 for ln in self.lines
             ],
+            "gaps": [_gap_json(g) | self._h2h_json(g.bot, g.other) for g in self.gaps],
+            "challenger": None if self.challenger is None else {
+                "name": self.challenger,
+                "field": None if self.field_gap is None else _gap_json(self.field_gap),
+                "pooled": _h2h_json(self.field_h2h),
+            },
+            "sprt": self.sprt_json(),
             "los": {
                 a.name: {b.name: round(self.los[a.name, b.name], 5)
                          for b in self.lines if (a.name, b.name) in self.los}
@@ -130,6 +173,33 @@ class Standings:
                 for a in self.lines
             },
         }
+
+    def sprt_json(self) -> dict[str, Any] | None:
+        t, s = self.sprt_test, self.sprt
+        if t is None or s is None:
+            return None
+        return {
+            "elo0": t.elo0, "elo1": t.elo1, "alpha": t.alpha, "beta": t.beta, "model": t.model,
+            "llr": round(s.llr, 4), "lower": round(s.lower, 4), "upper": round(s.upper, 4),
+            "units": s.units, "result": s.result, "frozen": self.sprt_frozen,
+        }
+
+    def _h2h_json(self, a: str, b: str) -> dict[str, Any]:
+        return {"head_to_head": _h2h_json(self.head_to_head.get((a, b)))}
+
+
+def _gap_json(g: Gap) -> dict[str, Any]:
+    return {"bot": g.bot, "other": g.other, "elo": round(g.elo, 3),
+            "margin": round(g.margin, 3), "stderr": round(g.stderr, 3), "los": round(g.los, 5)}
+
+
+def _h2h_json(h: HeadToHead | None) -> dict[str, Any] | None:
+    if h is None:
+        return None
+    return {"by": h.by, "units": h.units, "score": round(h.score, 5),
+            "elo": _round(h.elo), "elo_margin": _round(h.elo_margin),
+            "nelo": _round(h.nelo), "nelo_margin": _round(h.nelo_margin),
+            "los": _round(h.los, 5)}
 
 
 def _round(x: float | None, digits: int = 3) -> float | None:
@@ -144,39 +214,65 @@ def game_results(rows: Iterable[ResultLike]) -> list[Result]:
     return [(r.bot_a, r.bot_b, r.score_a) for r in in_schedule_order(rows)]
 
 
-def pair_results(rows: Iterable[ResultLike]) -> list[Result]:
-    """One result per complete duplicate pair: the mean of its two games."""
-    halves: dict[tuple[str, str, int], list[ResultLike]] = {}
-    for r in in_schedule_order(rows):
-        halves.setdefault((r.bot_a, r.bot_b, r.number // 2), []).append(r)
-    out = []
-    for (a, b, _), games in halves.items():
-        if len(games) == 2:
-            out.append((a, b, (games[0].score_a + games[1].score_a) / 2))
-    return out
-
-
 def elo_in_schedule_order(rows: Iterable[ResultLike]) -> EloTable:
     table = EloTable()
     table.update_all(game_results(rows))
     return table
 
 
+def gauntlet_challenger(rows: Iterable[ResultLike]) -> str | None:
+    """The one bot in every pairing, where there are at least two pairings and no other
+    bot met another: a gauntlet's challenger, recognised from its games."""
+    pairings = {(r.bot_a, r.bot_b) for r in rows}
+    if len(pairings) < 2:
+        return None
+    common = set.intersection(*({a, b} for a, b in pairings))
+    return next(iter(common)) if len(common) == 1 else None
+
+
+def challenger_tally(tallies: Mapping[tuple[str, str], PairingTally], challenger: str
+                     ) -> PairingTally:
+    """Every unit of the challenger, from its side, pooled over its opponents."""
+    pooled = PairingTally()
+    for (a, b), t in tallies.items():
+        if challenger == a:
+            pooled.merge(t)
+        elif challenger == b:
+            pooled.merge(t.flipped())
+    return pooled
+
+
+def sprt_counts(tally: PairingTally, *, paired: bool) -> dict[float, int]:
+    """A tally's units as the SPRT counts them: complete pairs by their mean per game, or
+    (without duplicate) single games."""
+    if paired:
+        return {s / 2: n for s, n in tally.pairs.items()}
+    return dict(tally.singles)
+
+
 def compute_standings(
     rows: Iterable[ResultLike],
     *,
-    by: str = BY_GAMES,
+    by: str = BY_PAIRS,
     bots: Sequence[str] = (),
     prior: float = DEFAULT_PRIOR,
     confidence: float = 0.95,
+    challenger: str | None = None,
+    sprt: SprtTest | None = None,
+    sprt_decided: SprtState | None = None,
+    duplicate: bool = True,
 ) -> Standings:
-    """Standings over the given games; `bots` lists bots to show even without games."""
-    if by not in (BY_GAMES, BY_PAIRS):
-        raise ValueError(f"by must be {BY_GAMES!r} or {BY_PAIRS!r}, not {by!r}")
+    """Standings over the given games; `bots` lists bots to show even without games.
+    `challenger` names a gauntlet's challenger; `sprt` its test and `sprt_decided` the
+    decision a run stored, if any. `duplicate` says whether the ladder was played in
+    pairs (what the SPRT counts as a unit)."""
+    if by not in BY_CHOICES:
+        raise ValueError(f"by must be {BY_PAIRS!r} or {BY_GAMES!r}, not {by!r}")
     rows = in_schedule_order(rows)
     elo = elo_in_schedule_order(rows)
     games: dict[str, int] = dict.fromkeys(bots, 0)
     wins: dict[str, int] = dict.fromkeys(bots, 0)
+    draws: dict[str, int] = {}
     faults: dict[str, int] = dict.fromkeys(bots, 0)
     unsealed: dict[str, int] = {}
     cross: dict[tuple[str, str], tuple[float, int]] = {}
@@ -188,18 +284,25 @@ def compute_standings(
                                     (r.bot_b, r.bot_a, 1.0 - r.score_a, r.faults_b)):
             games[me] = games.get(me, 0) + 1
             wins[me] = wins.get(me, 0) + (score == 1.0)
+            draws[me] = draws.get(me, 0) + (score == 0.5)
             faults[me] = faults.get(me, 0) + f
             pts, n = cross.get((me, other), (0.0, 0))
             cross[me, other] = (pts + score, n + 1)
 
-    results = pair_results(rows) if by == BY_PAIRS else game_results(rows)
+    units = pair_units(rows, paired=by == BY_PAIRS)
+    tallies = tally_units(units)
+    pairs_of: dict[str, int] = {}
+    for u in units:
+        if u.paired:
+            for me in (u.bot_a, u.bot_b):
+                pairs_of[me] = pairs_of.get(me, 0) + 1
     fit: RatingFit | None = None
     problem: str | None = None
-    if not results:
-        problem = "no complete duplicate pairs yet" if rows else "no games yet"
+    if not units:
+        problem = "no games yet"
     else:
         try:
-            fit = fit_ratings(results, prior=prior, confidence=confidence, bots=games)
+            fit = fit_tallies(tallies, prior=prior, confidence=confidence, bots=games)
         except (ValueError, RuntimeError) as e:
             problem = str(e)
     lines = []
@@ -217,8 +320,33 @@ def compute_standings(
             results=rated.games if rated else 0,
             score=rated.score if rated else None,
             unsealed=unsealed.get(name, 0),
+            pairs=pairs_of.get(name, 0),
+            draws=draws.get(name, 0),
         ))
     lines.sort(key=lambda ln: (ln.rating is None, -(ln.rating or 0.0), -ln.elo, ln.name))
+
+    h2h: dict[tuple[str, str], HeadToHead] = {}
+    for (a, b), t in tallies.items():
+        for key, side in (((a, b), t), ((b, a), t.flipped())):
+            found = head_to_head(side, by=by if t.pairs else BY_GAMES)
+            if found is not None:
+                h2h[key] = found
+    field: Gap | None = None
+    pooled_h2h: HeadToHead | None = None
+    state: SprtState | None = None
+    if challenger is not None:
+        pooled = challenger_tally(tallies, challenger)
+        pooled_h2h = head_to_head(pooled, by=by if pooled.pairs else BY_GAMES)
+        if fit is not None and challenger in fit.names() and len(fit.ratings) > 1:
+            field = field_gap(fit, challenger)
+        if sprt is not None:
+            if sprt_decided is not None:
+                state = sprt_decided
+            else:
+                # The test's own units: pairs in a duplicate ladder, whatever `by` says.
+                own = challenger_tally(tally_units(pair_units(rows, paired=duplicate)),
+                                       challenger)
+                state = sprt.state(sprt_counts(own, paired=duplicate), paired=duplicate)
     return Standings(
         lines=tuple(lines),
         games=len(rows),
@@ -227,6 +355,16 @@ def compute_standings(
         fit_problem=problem,
         los=likelihood_of_superiority(fit) if fit is not None else {},
         crosstable=cross,
+        units=len(units),
+        pairs=sum(1 for u in units if u.paired),
+        gaps=tuple(all_gaps(fit)) if fit is not None else (),
+        field_gap=field,
+        head_to_head=h2h,
+        challenger=challenger,
+        field_h2h=pooled_h2h,
+        sprt_test=sprt,
+        sprt=state,
+        sprt_frozen=sprt_decided is not None,
     )
 
 
@@ -235,3 +373,34 @@ def snapshot_lines(standings: Standings) -> list[tuple[str, float, float | None,
     """(name, elo, rating, low, high) per bot with games: one rating-history snapshot."""
     return [(ln.name, ln.elo, ln.rating, ln.low, ln.high) for ln in standings.lines
             if ln.games or ln.elo != ELO_INITIAL]
+
+
+def rating_curve(rows: Iterable[ResultLike], *, points: int = 24, by: str = BY_PAIRS,
+                 prior: float = DEFAULT_PRIOR, confidence: float = 0.95
+                 ) -> list[tuple[int, dict[str, tuple[float, float, float]]]]:
+    """How the ratings settled: at up to `points` evenly spaced numbers of games (in
+    schedule order, each ending on a whole pair where it can), the fit of the games so
+    far: (games, {bot: (rating, low, high)}). Recomputed with today's model rather than
+    read from the snapshots a run stored, so the curve and the standings agree."""
+    rows = in_schedule_order(rows)
+    if not rows:
+        return []
+    marks = sorted({max(1, round(len(rows) * k / points)) for k in range(1, points + 1)})
+    out: list[tuple[int, dict[str, tuple[float, float, float]]]] = []
+    for mark in marks:
+        end = mark
+        # Do not cut a pair in two: the lone half would be a unit of its own.
+        if end < len(rows) and by == BY_PAIRS and (
+            (rows[end].bot_a, rows[end].bot_b, rows[end].deal)
+            == (rows[end - 1].bot_a, rows[end - 1].bot_b, rows[end - 1].deal)
+        ):
+            end += 1
+        try:
+            fit = fit_tallies(tally_units(pair_units(rows[:end], paired=by == BY_PAIRS)),
+                              prior=prior, confidence=confidence)
+        except (ValueError, RuntimeError):
+            continue
+        point = (end, {r.name: (r.rating, r.low, r.high) for r in fit.ratings})
+        if not out or out[-1][0] != end:
+            out.append(point)
+    return out

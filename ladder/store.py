@@ -23,7 +23,7 @@ import re
 import socket
 import sqlite3
 import time
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -36,12 +36,15 @@ from arena.manifest import BotManifest
 from arena.plan import PlannedGame
 from arena.stats import BotStats, collect_stats
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """3: a game may be drawn (league play of a fixed number of hands): winning_team NULL,
-score_a 0.5. A version 2 database is upgraded in place when opened."""
+score_a 0.5. 4: the sprt table of a gauntlet's decided test."""
+READABLE_VERSIONS = (2, 3, 4)
+"""Older versions hold no draw and no decided test: readers take them as they are, and a
+writer upgrades one when it opens it (MIGRATIONS)."""
 
 SCHEMA = """
--- Euchre Arena ladder database, schema version 3 (PRAGMA user_version).
+-- Euchre Arena ladder database, schema version 4 (PRAGMA user_version).
 
 -- One row: the ladder and the settings every stored game was played under. A run whose
 -- settings differ (seed, rules, duplicate, time control, fault policy) is refused.
@@ -156,7 +159,25 @@ CREATE TABLE rating_history (
     high        REAL
 );
 CREATE INDEX rating_history_by_run ON rating_history (run, taken_ms);
+""" + """
+-- A gauntlet's SPRT once a run has decided it ([sprt] in the ladder file): frozen, so that
+-- games stored after the decision (in flight when it was made) and a later --games never
+-- reopen it. One row per challenger label: a new version of the challenger is a new test.
+CREATE TABLE sprt (
+    challenger  TEXT    PRIMARY KEY,  -- its label
+    settings    TEXT    NOT NULL,   -- JSON: elo0, elo1, alpha, beta, model
+    result      TEXT    NOT NULL CHECK (result IN ('H0', 'H1')),
+    llr         REAL    NOT NULL,
+    lower       REAL    NOT NULL,   -- the bounds the LLR left
+    upper       REAL    NOT NULL,
+    units       INTEGER NOT NULL,   -- pairs (games without duplicate) the test counted
+    games       INTEGER NOT NULL,   -- the schedule's first this many games held them all
+    decided_ms  INTEGER NOT NULL,
+    run         INTEGER NOT NULL REFERENCES runs (id)
+);
 """
+
+_SPRT_TABLE = SCHEMA[SCHEMA.index("\n-- A gauntlet's SPRT"):]
 
 # Columns of game_bots filled from arena.stats.BotStats (same names, except alone_calls).
 _STAT_COLUMNS = (
@@ -283,9 +304,10 @@ class Store:
                 conn.executescript(
                     f"BEGIN; {SCHEMA}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
                 )
-            elif version == 2:
-                _upgrade_2_to_3(conn)
-            _check_schema(conn, path)
+            while version in MIGRATIONS:
+                MIGRATIONS[version](conn)
+                version += 1
+            _check_schema(conn, path, (SCHEMA_VERSION,))
         except BaseException:
             os.close(fd)
             raise
@@ -576,6 +598,38 @@ class Store:
             args = (bot, bot)
         return self.conn.execute(sql + " ORDER BY h.id", args).fetchall()
 
+    # --- a gauntlet's SPRT ----------------------------------------------------------------
+
+    def save_sprt(self, challenger: str, settings: Mapping[str, Any], *, result: str,
+                  llr: float, lower: float, upper: float, units: int, games: int,
+                  run: int) -> None:
+        """Freezes a decided test; a decision already stored for the challenger stays."""
+        with self._transaction():
+            self.conn.execute(
+                "INSERT INTO sprt (challenger, settings, result, llr, lower, upper, units, "
+                "games, decided_ms, run) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (challenger) DO NOTHING",
+                (challenger, json.dumps(dict(settings), sort_keys=True), result, llr, lower,
+                 upper, units, games, _now_ms(), run),
+            )
+
+    def sprt_decision(self, challenger: str) -> dict[str, Any] | None:
+        """The stored decision of the challenger's test: settings, result, llr, lower,
+        upper, units, games, decided_ms, run; None while it runs (or in a version 2 or 3
+        database, which has no such table)."""
+        if self.conn.execute("PRAGMA user_version").fetchone()[0] < 4:
+            return None
+        row = self.conn.execute(
+            "SELECT settings, result, llr, lower, upper, units, games, decided_ms, run "
+            "FROM sprt WHERE challenger = ?", (challenger,)).fetchone()
+        if row is None:
+            return None
+        keys = ("settings", "result", "llr", "lower", "upper", "units", "games",
+                "decided_ms", "run")
+        out = dict(zip(keys, row, strict=True))
+        out["settings"] = json.loads(out["settings"])
+        return out
+
     def runs(self) -> list[tuple[Any, ...]]:
         return self.conn.execute(
             "SELECT id, started_ms, finished_ms, status, planned, to_play, played, "
@@ -650,7 +704,7 @@ def _upgrade_2_to_3(conn: sqlite3.Connection) -> None:
             " DROP TABLE games;"
             " ALTER TABLE games_v3 RENAME TO games;"
             " CREATE INDEX games_by_seq ON games (seq, game_id);"
-            f" PRAGMA user_version = {SCHEMA_VERSION};"
+            " PRAGMA user_version = 3;"
         )
         if conn.execute("PRAGMA foreign_key_check").fetchall():
             conn.execute("ROLLBACK")
@@ -660,9 +714,23 @@ def _upgrade_2_to_3(conn: sqlite3.Connection) -> None:
         conn.execute("PRAGMA foreign_keys = ON")
 
 
-def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
+def _upgrade_3_to_4(conn: sqlite3.Connection) -> None:
+    """Version 4 adds the table of decided SPRTs."""
+    conn.executescript(f"BEGIN; {_SPRT_TABLE}; PRAGMA user_version = 4; COMMIT;")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    2: _upgrade_2_to_3,
+    3: _upgrade_3_to_4,
+}
+"""From a version to the next: what a writer runs on an older database, in one
+transaction each."""
+
+
+def _check_schema(conn: sqlite3.Connection, path: Path,
+                  versions: tuple[int, ...] = READABLE_VERSIONS) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version != SCHEMA_VERSION:
+    if version not in versions:
         conn.close()
         raise StoreError(
             f"{path}: ladder database schema version {version}; this arena reads version "

@@ -7,11 +7,13 @@ report` show the same thing the same way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from rich.console import JustifyMethod
 from rich.table import Table
 
+from ladder.ratings import FIELD
 from ladder.standings import BY_PAIRS, Standings
 from ladder.store import GameRow
 
@@ -24,16 +26,18 @@ def _num(x: float | None, fmt: str = ".0f") -> str:
 
 
 def standings_table(st: Standings, title: str | None = None) -> Table:
-    """Best first. "LOS next" is the likelihood that a bot really is stronger than the one
-    listed below it: the honest answer to "is this gap real?"."""
-    unit = "pairs" if st.by == BY_PAIRS else "games"
+    """Best first. "rating" and its interval are the whole-history fit on the pair model:
+    the numbers to read. "LOS next" is the likelihood that a bot really is stronger than
+    the one listed below it. "Elo (running)" comes last: the `elo` package's game-by-game
+    figure, order-dependent and never settled, kept for those who know it."""
     conf = round(100 * (st.fit.confidence if st.fit else 0.95))
     # No borders: the table fits an 80-column terminal with long bot names.
-    t = Table(title=title, caption=_caption(st, unit), box=None, pad_edge=False,
+    t = Table(title=title, caption=_caption(st), box=None, pad_edge=False,
               header_style="bold underline")
     columns: tuple[tuple[str, JustifyMethod], ...] = (
-        ("bot", "left"), ("games", "right"), ("win %", "right"), ("Elo", "right"),
-        ("rating", "right"), (f"{conf}% CI", "center"), ("LOS next", "right"), ("faults", "right"),
+        ("bot", "left"), ("games", "right"), ("pairs", "right"), ("win %", "right"),
+        ("rating", "right"), (f"{conf}% CI", "center"), ("LOS next", "right"),
+        ("faults", "right"), ("Elo (running)", "right"),
     )
     for col, justify in columns:
         t.add_column(col, justify=justify, no_wrap=True)
@@ -48,24 +52,75 @@ def standings_table(st: Standings, title: str | None = None) -> Table:
             interval = f"{ln.low:.0f}..{ln.high:.0f}"
         rating = "-" if ln.rating is None else f"{ln.rating:.0f}"
         t.add_row(
-            f"{ln.name}{UNSEALED_MARK if ln.unsealed else ''}", str(ln.games),
-            f"{ln.win_pct:.1f}", f"{ln.elo:.0f}", rating,
-            interval, los, f"[red]{ln.faults}" if ln.faults else "0",
+            f"{ln.name}{UNSEALED_MARK if ln.unsealed else ''}", str(ln.games), str(ln.pairs),
+            f"{ln.win_pct:.1f}", rating, interval, los,
+            f"[red]{ln.faults}" if ln.faults else "0", f"[dim]{ln.elo:.0f}",
         )
     return t
 
 
-def _caption(st: Standings, unit: str) -> str:
+def _caption(st: Standings) -> str:
     if st.fit is None:
-        text = f"{st.games} games; no maximum-likelihood ratings: {st.fit_problem}"
+        text = f"{st.games} games; no ratings: {st.fit_problem}"
     else:
-        text = (f"{st.games} games. Rating: Bradley-Terry over {unit}, prior "
-                f"{st.fit.prior:g}, mean 1200. Elo: K=10, in schedule order.")
+        model = (f"{st.pairs} duplicate pairs and {st.units - st.pairs} lone games, "
+                 "pair-level variance" if st.by == BY_PAIRS else
+                 "every game independent (--by games)")
+        text = (f"{st.games} games. Rating: Bradley-Terry over {model}; prior "
+                f"{st.fit.prior:g} virtual games per bot; mean 1200. Elo (running): K=10, "
+                "game by game in schedule order: order-dependent, never settles.")
+    sprt = sprt_text(st)
+    if sprt:
+        text += "\n" + sprt
     unsealed = [f"{ln.name} in {ln.unsealed}" for ln in st.lines if ln.unsealed]
     if unsealed:
         text += (f"\n{UNSEALED_MARK} played without a sandbox, so it could have seen hidden "
                  f"cards: {', '.join(unsealed)} game(s)")
     return text
+
+
+def plain_caption(st: Standings) -> str:
+    """The caption without its markup or the SPRT line (for the HTML page)."""
+    return _caption(replace(st, sprt_test=None, sprt=None))
+
+
+def sprt_text(st: Standings) -> str:
+    """The gauntlet's test in one line: its hypotheses, LLR, bounds and decision."""
+    t, s = st.sprt_test, st.sprt
+    if t is None or s is None:
+        return ""
+    unit = "pairs" if st.pairs or not st.games else "games"
+    if s.result is None:
+        verdict = "running"
+    else:
+        verdict = f"[bold]{s.result} accepted[/bold]" + (" (stopped there)" if st.sprt_frozen else "")
+    hyp = "normalized Elo" if t.model == "normalized" else "Elo"
+    return (f"SPRT {st.challenger} v field: H0 {hyp} <= {t.elo0:g}, H1 >= {t.elo1:g} "
+            f"(alpha {t.alpha:g}, beta {t.beta:g}): LLR {s.llr:.2f} in ({s.lower:.2f}, "
+            f"{s.upper:.2f}) after {s.units} {unit}: {verdict}")
+
+
+def gaps_table(st: Standings) -> Table:
+    """Every two bots: the fitted gap with its margin and LOS; where they met, their own
+    games' normalized Elo (fastchess's, on pairs). A gauntlet's challenger against its
+    field comes first."""
+    conf = round(100 * (st.fit.confidence if st.fit else 0.95))
+    t = Table(title=f"gaps (rating difference ± {conf}% margin; LOS: the first is stronger)")
+    for col in ("", "gap", "LOS", "head to head", "nElo"):
+        t.add_column(col, justify="left" if col == "" else "right", no_wrap=True)
+    rows = []
+    if st.field_gap is not None:
+        h = st.field_h2h
+        rows.append((f"{st.challenger} v {FIELD}", st.field_gap, h))
+    for g in st.gaps:
+        rows.append((f"{g.bot} v {g.other}", g, st.head_to_head.get((g.bot, g.other))))
+    for label, g, h in rows:
+        style = "green" if g.los >= 0.95 else "red" if g.los <= 0.05 else ""
+        los = f"{100 * g.los:.1f}%"
+        meeting = "-" if h is None else f"{100 * h.score:.1f}% of {h.units} {h.by}"
+        nelo = "-" if h is None or h.nelo is None else f"{h.nelo:+.0f} ± {h.nelo_margin:.0f}"
+        t.add_row(label, g.text(), f"[{style}]{los}" if style else los, meeting, nelo)
+    return t
 
 
 def los_table(st: Standings) -> Table:

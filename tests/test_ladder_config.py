@@ -93,6 +93,10 @@ def test_settings_leave_out_the_preset_name(tmp_path):
     assert a.settings() == b.settings()
 
 
+GAUNTLET_FILE = ('bots = ["random", "heuristic"]\ngames_per_pairing = 2\nformat = "gauntlet"\n'
+                 'challenger = "heuristic"\n')
+"""A gauntlet, for [sprt] (4 lines)."""
+
 # (file text, line, what the message must say)
 BAD = [
     ('bots = ["random", "heuristic"\ngames_per_pairing = 2\n', 2, "not valid TOML"),
@@ -160,6 +164,20 @@ BAD = [
      "transport: 'udp'"),
     ('games_per_pairing = 2\n[[bots]]\nbot = "random"\n[[bots]]\nbot = "heuristic"\n'
      'nme = "x"\n', 6, "bots[1].nme: unknown key"),
+    ('bots = ["random", "heuristic"]\ngames_per_pairing = 2\n[sprt]\nelo0 = 0\nelo1 = 5\n', 3,
+     "sprt: an SPRT tests a gauntlet's challenger"),
+    (GAUNTLET_FILE + '[sprt]\nelo0 = 0\n', 5,
+     "sprt: elo1: missing"),
+    (GAUNTLET_FILE + '[sprt]\nelo0 = 0\nelo1 = 5\nalpha = 1.5\n', 8,
+     "sprt.alpha: alpha must be between 0 and 1"),
+    (GAUNTLET_FILE + '[sprt]\nelo0 = 10\nelo1 = 5\n', 6,
+     "sprt.elo0: elo0 (10) must be less than elo1 (5)"),
+    (GAUNTLET_FILE + '[sprt]\nelo0 = 0\nelo1 = "5"\n', 7,
+     "sprt.elo1: '5': expected a number"),
+    (GAUNTLET_FILE + '[sprt]\nelo0 = 0\nelo1 = 5\nmodel = "bayes"\n', 8,
+     "sprt.model: 'bayes'"),
+    (GAUNTLET_FILE + '[sprt]\nelo0 = 0\nelo1 = 5\nelo2 = 9\n', 8,
+     "sprt.elo2: unknown key"),
 ]
 
 
@@ -173,6 +191,22 @@ def test_bad_files_name_the_line_and_the_key(tmp_path, text, line, message):
     assert msg.startswith(prefix), msg
     assert message in msg, msg
     assert "\n" not in msg.strip()
+
+
+def test_sprt_settings_are_read_and_bind_the_database(tmp_path):
+    cfg = load_ladder(write(tmp_path, 'bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
+                            'format = "gauntlet"\nchallenger = "heuristic"\n'
+                            '[sprt]\nelo0 = -5\nelo1 = 15\nbeta = 0.1\n'))
+    assert cfg.sprt is not None
+    assert (cfg.sprt.elo0, cfg.sprt.elo1, cfg.sprt.alpha, cfg.sprt.beta, cfg.sprt.model) == \
+        (-5.0, 15.0, 0.05, 0.1, "logistic")
+    # in the settings a database keeps, so a resumed run goes on with the same test
+    assert cfg.settings()["sprt"] == {"elo0": -5.0, "elo1": 15.0, "alpha": 0.05,
+                                      "beta": 0.1, "model": "logistic",
+                                      "challenger": "heuristic"}
+    plain = load_ladder(write(tmp_path, 'bots = ["random", "heuristic"]\n'
+                              'games_per_pairing = 2\n', "plain.toml"))
+    assert plain.sprt is None and "sprt" not in plain.settings()
 
 
 def test_array_of_tables_bots(tmp_path):

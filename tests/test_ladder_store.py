@@ -18,9 +18,10 @@ from arena.gamelog import GameEnd, GameLog, SeatBot
 from arena.manifest import BotManifest
 from arena.plan import PlannedGame
 from ladder.config import ROUND_ROBIN
+from ladder.pairs import pair_units
 from ladder.ratings import EloTable, fit_ratings
 from ladder.schedule import plan
-from ladder.standings import compute_standings, pair_results
+from ladder.standings import compute_standings
 from ladder.store import SCHEMA_VERSION, Store, StoreError
 
 SETTINGS = {"seed": 1, "duplicate": True, "rules": {"target": 10}}
@@ -59,8 +60,36 @@ def test_schema_is_created_with_its_version_and_wal(tmp_path):
     assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     tables = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables == {"ladder", "bots", "runs", "games", "game_bots", "rating_history"}
+    assert tables == {"ladder", "bots", "runs", "games", "game_bots", "rating_history", "sprt"}
     store.close()
+
+
+def test_a_version_2_database_is_read_as_is_and_upgraded_by_a_writer(tmp_path):
+    from ladder.store import MIGRATIONS
+
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript(f"BEGIN; {schema_v2()}; PRAGMA user_version = 2; COMMIT;")
+    conn.close()
+    with Store.open(path) as reader:  # a reader changes nothing and sees no decision
+        assert reader.sprt_decision("alpha") is None
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    with Store.open(path, write=True) as writer:
+        assert writer.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert writer.sprt_decision("alpha") is None
+    assert {2, 3} <= set(MIGRATIONS)
+
+
+def schema_v2() -> str:
+    """The schema as version 2 had it: no sprt table, and no room for a drawn game."""
+    from ladder.store import SCHEMA
+
+    v2 = SCHEMA[:SCHEMA.index("-- A gauntlet's SPRT")].replace(
+        "winning_team INTEGER CHECK (winning_team IN (0, 1)),",
+        "winning_team INTEGER NOT NULL CHECK (winning_team IN (0, 1)),",
+    ).replace("CHECK (score_a IN (0, 0.5, 1))", "CHECK (score_a IN (0, 1))")
+    assert "CHECK (score_a IN (0, 1))" in v2 and "winning_team INTEGER NOT NULL" in v2
+    return v2
 
 
 def test_a_game_is_stored_once_with_its_record(tmp_path):
@@ -216,17 +245,26 @@ def test_elo_is_replayed_in_schedule_order_whatever_the_finishing_order(tmp_path
     store.close()
 
 
-def test_pairs_mode_rates_complete_duplicate_pairs(tmp_path):
+def test_the_pair_model_groups_the_halves_of_each_deal(tmp_path):
     store, _ = stored_ladder(tmp_path, {"alpha": 100, "bravo": 0}, games=8)
     rows = store.games()
-    pairs = pair_results(rows)
-    assert len(pairs) == 4
-    assert all(s in (0.0, 0.5, 1.0) for _, _, s in pairs)
-    # an incomplete pair does not count
-    assert len(pair_results(rows[:-1])) == 3
-    by_pairs = compute_standings(rows, by="pairs")
-    by_games = compute_standings(rows)
-    assert by_pairs.line("alpha").results == 4 and by_games.line("alpha").results == 8
+    units = pair_units(rows)
+    assert len(units) == 4 and all(u.paired for u in units)
+    assert all(u.score_a in (0.0, 1.0, 2.0) for u in units)
+    # the two halves of a deal: same deal number, teams swapped
+    for u in units:
+        halves = [r for r in rows if r.deal == rows[0].deal and r.bot_a == u.bot_a]
+        assert len(halves) == 2 and {h.a_team for h in halves} == {0, 1}
+    # a stopped ladder's odd half is a lone game, counted as such
+    cut = pair_units(rows[:-1])
+    assert [u.games for u in cut] == [2, 2, 2, 1]
+    by_pairs = compute_standings(rows)
+    by_games = compute_standings(rows, by="games")
+    assert (by_pairs.units, by_pairs.pairs, by_games.units, by_games.pairs) == (4, 4, 8, 0)
+    # the same estimate either way (the same games); only the variance differs
+    assert by_pairs.line("alpha").rating == pytest.approx(by_games.line("alpha").rating,
+                                                          abs=1e-9)
+    assert by_pairs.line("alpha").results == by_games.line("alpha").results == 8
     store.close()
 
 
@@ -340,10 +378,7 @@ def test_a_version_2_database_is_upgraded_keeping_its_games(tmp_path):
                  duplicate=True)
     store.record_game(games[0], fake_log(games[0], a_wins=True), ids, run)
     store.close()
-    v2_schema = store_module.SCHEMA.replace(
-        "winning_team INTEGER CHECK (winning_team IN (0, 1)),",
-        "winning_team INTEGER NOT NULL CHECK (winning_team IN (0, 1)),",
-    ).replace("CHECK (score_a IN (0, 0.5, 1))", "CHECK (score_a IN (0, 1))")
+    v2_schema = schema_v2()
     assert v2_schema != store_module.SCHEMA
     old = tmp_path / "old.sqlite"
     conn = sqlite3.connect(old, isolation_level=None)
@@ -356,7 +391,8 @@ def test_a_version_2_database_is_upgraded_keeping_its_games(tmp_path):
         conn.execute("UPDATE games SET winning_team = NULL, score_a = 0.5")
     conn.close()
     upgraded = Store.open(old, write=True)
-    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert upgraded.sprt_decision("alpha") is None  # the sprt table came too
     assert [g.game_id for g in upgraded.games()] == [games[0].game_id]
     assert upgraded.record(games[0].game_id).winning_team is not None
     upgraded.bind_settings("test", SETTINGS)

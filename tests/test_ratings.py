@@ -197,16 +197,65 @@ def test_two_bots_standard_error_from_fisher_information() -> None:
 
 
 def test_two_bots_with_the_default_prior() -> None:
-    # Prior 2 virtual draws per bot; two bots each with one opponent get
-    # 2/2 * (1/1 + 1/1) = 2 virtual games at 0.5: A scores 3 + 1 = 4 of 6, odds 2:1,
-    # gap = 400 * log10(2) = 120.41200. Information 6 * 2/3 * 1/3 = 4/3, so
-    # SE(gap) = 173.71779 / sqrt(4/3) = 150.44402.
+    # Each bot brings 2 virtual draws against an opponent at the mean of the two. With
+    # x the gap in natural units, A sits at +x/2 and B at -x/2, and the stationary point
+    # of the log-posterior in A's direction is
+    #   3 - 4 sigmoid(x)  +  2 (1/2 - sigmoid(x/2))  =  0
+    # (the data's 3 wins of 4, and A's virtual draws against a phantom x/2 below it; B's
+    # phantom term has the same slope). Solved here by bisection, independently of the fit.
     assert DEFAULT_PRIOR == 2
+
+    def stationary(x: float) -> float:
+        return 3 - 4 / (1 + math.exp(-x)) + 2 * (0.5 - 1 / (1 + math.exp(-x / 2)))
+
+    lo, hi = 0.0, 5.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if stationary(mid) > 0 else (lo, mid)
     fit = fit_ratings(THREE_OF_FOUR)
     a, b = fit.get("A"), fit.get("B")
-    assert a.rating - b.rating == pytest.approx(120.41200, abs=1e-4)
-    assert a.stderr + b.stderr == pytest.approx(150.44402, abs=1e-4)
+    assert a.rating - b.rating == pytest.approx(lo * ELO_PER_NAT, abs=1e-6)
+    # Shrunk from the prior-free 190.85, by less than the old prior's 120.41.
+    assert 120.5 < a.rating - b.rating < 190.8
     assert (a.games, a.score) == (4, 0.75)  # the virtual games are not reported as games
+
+
+def test_the_prior_does_not_depend_on_how_many_opponents_a_bot_met() -> None:
+    # A gauntlet: C meets X, Y, Z 10 games each and scores exactly half against each, and
+    # the field never meets. Every true gap is 0 and the data say so exactly; a prior
+    # that weighs the challenger like any other bot leaves every rating at the mean.
+    # (The old prior gave C 6 virtual games: still 0 here, so also check a lopsided case.)
+    even = [(c, o, s) for o in "XYZ" for c, s in [("C", 1.0), ("C", 0.0)] * 5]
+    fit = fit_ratings(even)
+    for name in "CXYZ":
+        assert fit.get(name).rating == pytest.approx(1200.0, abs=1e-9)
+    # C scores 7 of 10 against each. The prior-free gap is 400 log10(7/3) = 147.19 against
+    # each opponent. By symmetry the three opponents share one rating, so the fit is a
+    # one-dimensional problem: C at +3u/4, each opponent at -u/4 (mean 0), gap u.
+    # Stationarity in u, worked here: d/du of
+    #   30 [0.7 log s(u) + 0.3 log s(-u)] + 2 [f(3u/4) + 3 f(-u/4)],
+    #   f(d) = (log s(d) + log s(-d)) / 2,  f'(d) = 1/2 - s(d)
+    # gives 30 (0.7 - s(u)) + 2 [3/4 (1/2 - s(3u/4)) - 3/4 (1/2 - s(-u/4))] = 0.
+    lopsided = [(c, o, s) for o in "XYZ" for c, s in [("C", 1.0)] * 7 + [("C", 0.0)] * 3]
+
+    def s(x: float) -> float:
+        return 1 / (1 + math.exp(-x))
+
+    def stationary(u: float) -> float:
+        return 30 * (0.7 - s(u)) + 1.5 * ((0.5 - s(0.75 * u)) - (0.5 - s(-0.25 * u)))
+
+    lo, hi = 0.0, 5.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if stationary(mid) > 0 else (lo, mid)
+    fit = fit_ratings(lopsided)
+    for other in "XYZ":
+        assert fit.get("C").rating - fit.get(other).rating == pytest.approx(lo * ELO_PER_NAT,
+                                                                            abs=1e-6)
+    # Shrunk by the prior, but less than by the old one, which put 2/2 (1/3 + 1) = 4/3
+    # virtual draws on each pairing: (7 + 2/3) / (10 + 4/3) = 0.67647, 400 log10 of the
+    # odds = 128.2.
+    assert 128.3 < lo * ELO_PER_NAT < 147.19
 
 
 def test_anchor_bot_is_pinned_and_gaps_unchanged() -> None:
