@@ -22,7 +22,7 @@ from arena.sdk import known_voids
 from sample_bots.pimc import solver as S
 from sample_bots.pimc import strategy
 from sample_bots.pimc.bot import PimcBot, refusal
-from sample_bots.pimc.sampling import NOWHERE, Sampler
+from sample_bots.pimc.sampling import NOWHERE, Sampler, read_bids
 
 STANDARD = PRESETS["standard"]
 BRITISH = PRESETS["british"]
@@ -219,6 +219,25 @@ def test_sampling_spreads_cards_over_the_seats():
                 where.setdefault(c, set()).add(s)
     assert len(where) == 18 and all(len(v) == 3 for v in where.values())
     assert sampler.need[NOWHERE] == 3
+
+
+def test_bids_as_soft_evidence():
+    # Seats 1 and 2 pass the upcard, seat 3 orders it up. As seen by seat 1: seat 2
+    # passed the suit, seat 3 called it; a deal that gives the caller no trump is
+    # unlikely, one of five trumps is not.
+    hand = HandState.deal(STANDARD, 0, list(build_deck(24)))
+    hand.apply(hand.legal_actions()[0])  # seat 1 passes
+    hand.apply(hand.legal_actions()[0])  # seat 2 passes
+    hand.apply(next(a for a in hand.legal_actions() if a.kind is ActionKind.ORDER_UP and not a.alone))
+    view = hand_view(hand, 1)
+    up = view.upcard >> 3
+    assert read_bids(view, [0, 2, 3]) == [(2, up, False), (3, up, True)]
+    sampler = Sampler(view)
+    sampler.bids = read_bids(view, sampler.others)
+    no_trump = [0, 0, 0, S.mask_of([c for c in build_deck(24) if c >> 3 != up][:5])]
+    assert sampler.likelihood(no_trump) < 1
+    trumps = S.tables(up).order[up][:5]
+    assert sampler.likelihood([0, 0, 0, S.mask_of(trumps)]) == 1
 
 
 # --- time -------------------------------------------------------------------------------
