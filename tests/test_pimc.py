@@ -306,9 +306,28 @@ def test_refuses_the_rules_it_does_not_play():
         options = {**STANDARD.to_options(), **extra}
         return SimpleNamespace(**options, to_options=lambda: options)
 
-    assert "railroad" in (refusal(variant(railroad=True)) or "")  # type: ignore[arg-type]
-    assert refusal(variant(railroad=False)) is None  # type: ignore[arg-type]
+    assert "railroad" in (refusal(variant(railroading=True)) or "")  # type: ignore[arg-type]
+    assert "dealer_may_decline" in (refusal(variant(dealer_may_decline=True)) or "")  # type: ignore[arg-type]
+    assert refusal(variant(railroading=False, dealer_may_decline=False)) is None  # type: ignore[arg-type]
+    # Options it knows the meaning of, at any value: the game's length, the points.
+    assert refusal(variant(hand_size=5, march_points=3, euchre_points=2, lone_march_points=4,
+                           win_by_two=True, hand_limit=8)) is None  # type: ignore[arg-type]
+    assert "five-card" in (refusal(variant(hand_size=7, cards_per_hand=7)) or "")  # type: ignore[arg-type]
     assert PimcBot().supports(STANDARD) is None
+
+
+def test_scores_read_the_points_options():
+    assert strategy.makers_points(STANDARD, 5, False, False) == 2
+    assert strategy.makers_points(STANDARD, 5, True, False) == 4
+    assert strategy.makers_points(STANDARD, 4, False, False) == 1
+    assert strategy.makers_points(STANDARD, 2, False, False) == -2
+    assert strategy.makers_points(BRITISH, 1, False, True) == -4
+    six = SimpleNamespace(march_points=3, lone_march_points=6, euchre_points=3,
+                          lone_defender_euchre_points=2, lone_defender_march_points=None,
+                          super_euchre_points=2)
+    assert strategy.makers_points(six, 5, False, False) == 3  # type: ignore[arg-type]
+    assert strategy.makers_points(six, 5, True, False) == 6  # type: ignore[arg-type]
+    assert strategy.makers_points(six, 0, False, False) == -3  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("rules", [STANDARD, BRITISH, CANADIAN, DECK_33, ANY_ALONE],

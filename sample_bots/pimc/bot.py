@@ -45,7 +45,7 @@ def refusal(rules: RuleSet) -> str | None:
     to_options = getattr(rules, "to_options", None)
     options = to_options() if callable(to_options) else {}
     for option, value in options.items():
-        if option in KNOWN_OPTIONS or option in ("cards_per_hand", "hand_size"):
+        if option in KNOWN_OPTIONS:
             continue
         if value is True or value not in PLAIN_VALUES:  # a variant it does not know is on
             return f"pimc does not play {option}={value!r}"
@@ -57,6 +57,11 @@ KNOWN_OPTIONS = frozenset({
     "lone_defender", "lone_defender_euchre_points", "lone_defender_march_points",
     "dealer_partner_must_go_alone", "first_lead", "passed_player_may_go_alone",
     "super_euchre_points", "dealer_needs_trump_to_pick_up", "name",
+    # Options of newer rule sets that it plays too: the hand size is checked above, the
+    # game's length does not change how a hand is played, the points are read by the
+    # strategy's score, and a joker by another name is the joker.
+    "hand_size", "cards_per_hand", "win_by_two", "hand_limit", "march_points",
+    "lone_march_points", "euchre_points", "two_of_spades_joker",
 })
 """The options of the rules it plays, whatever their values."""
 PLAIN_VALUES = (None, False, 0, 1, "", "none", "off", "single")

@@ -94,14 +94,16 @@ Clock = Callable[[], float]
 
 def makers_points(rules: RuleSet, tricks: int, maker_alone: bool, defender_alone: bool) -> int:
     """The hand's points for the makers (negative: the defenders score), as the rules
-    score it."""
+    score it. (Points options a newer arena may have are read with their defaults.)"""
     if tricks == 5:
-        return 4 if maker_alone else 2
+        if maker_alone:
+            return int(getattr(rules, "lone_march_points", 4))
+        return int(getattr(rules, "march_points", 2))
     if tricks >= 3:
         return 1
-    points = 2
+    points = int(getattr(rules, "euchre_points", 2))
     if defender_alone:
-        points = rules.lone_defender_euchre_points
+        points = max(points, rules.lone_defender_euchre_points)
         if tricks == 0 and rules.lone_defender_march_points is not None:
             points = max(points, rules.lone_defender_march_points)
     if tricks == 0:
