@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import shutil
 import subprocess
 import sys
 
 import pytest
 
+from arena.manifest import SAMPLE_BOTS
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.usefixtures("no_bot_left")
@@ -51,6 +54,23 @@ def test_sample_bots_pass(bot):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "PASS" in proc.stdout and "FAIL" not in proc.stdout
     assert "dealer_names_trump" in proc.stdout  # the joker scenario of the british rules ran
+
+
+def test_pimc_passes(tmp_path):
+    # The pimc sample bot as check-bot runs it, sealed in its sandbox, started as
+    # `python bot.py` in its folder; a copy thinking 2 ms a decision, to keep this short and light
+    # (its manifest's budget is a few times that).
+    folder = tmp_path / "pimc"
+    shutil.copytree(SAMPLE_BOTS / "pimc", folder,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    manifest = folder / "bot.toml"
+    text = manifest.read_text()
+    assert 'PIMC_BUDGET = "' in text
+    manifest.write_text(re.sub(r'PIMC_BUDGET = "[^"]*"', 'PIMC_BUDGET = "0.002"', text))
+    proc = check_bot(str(folder), "--rules", "british")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PASS" in proc.stdout and "FAIL" not in proc.stdout
+    assert "pimc" in proc.stdout and "dealer_names_trump" in proc.stdout
 
 
 @pytest.mark.parametrize(

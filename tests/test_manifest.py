@@ -17,7 +17,7 @@ def write(tmp_path, text: str):
 
 
 def test_sample_bots_by_name_folder_and_file():
-    assert {"random", "heuristic"} <= set(sample_bot_names())
+    assert {"random", "heuristic", "pimc"} <= set(sample_bot_names())
     m = load_manifest("random")
     assert m.name == "random" and m.command[0] == sys.executable
     assert load_manifest(str(m.source.parent)).digest == m.digest
