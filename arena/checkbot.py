@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +23,7 @@ from typing import Literal, TypeAlias
 import trio
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from arena.check_rules import CHECK_EXTRA_RULES
 from arena.core import actions as A
@@ -285,8 +288,9 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
     report = Report()
     console = Console()
     sealed = "in the arena's sandbox" if sandbox else "WITHOUT a sandbox"
-    console.print(f"checking [bold]{bot.label}[/bold] ({bot.source}), {sealed}; "
-                  f"bot logs in {log_dir}")
+    console.print(Text.assemble(
+        "checking ", (bot.label, "bold"), f" ({bot.source}), {sealed}; bot logs in {log_dir}"
+    ))
     trio.run(_run, bot, args.games, args.per_decision, report, rule_sets, log_dir, sandbox,
              args.start_limit, args.grace)
     accepted = {c.name.split(":")[0] for c in report.checks if c.name.endswith(": rules") and c.ok}
@@ -305,17 +309,44 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
                    f"mean {mean:.1f} ms, worst {worst:.1f} ms of {limit:.0f} ms allowed"
                    + ("" if worst <= limit * 0.5 else "\nwarning: the worst is over half the limit"))
     _print(console, report)
+    if report.passed:  # the logs of a failed check stay for the author to read
+        shutil.rmtree(log_dir, ignore_errors=True)
+    else:
+        console.print(Text(f"bot logs: {log_dir}"))
     return 0 if report.passed else 1
+
+
+def _grouped(checks: list[Check]) -> list[Check]:
+    """One row for checks that failed the same way (one bug in a bot fails every game of
+    every rule set): their names joined, the detail once."""
+    out: list[Check] = []
+    by_detail: dict[str, Check] = {}
+    for c in checks:
+        # The same fault (its kind and what to fix) in another game, hand or decision.
+        lines = c.detail.splitlines()
+        fix = lines[-1] if lines and lines[-1].startswith("fix:") else None
+        key = f"{c.detail.split(' ', 1)[0]} {fix}" if fix else re.sub(r"\d+", "#", c.detail)
+        same = by_detail.get(key) if c.ok is False else None
+        if same is None:
+            row = Check(c.name, c.ok, c.detail)
+            out.append(row)
+            if c.ok is False:
+                by_detail[key] = row
+        else:
+            same.name += f", {c.name}"
+    return out
 
 
 def _print(console: Console, report: Report) -> None:
     t = Table(show_lines=False)
-    t.add_column("check")
-    t.add_column("result")
-    t.add_column("detail")
-    for c in report.checks:
-        mark = {True: "[green]pass", False: "[bold red]FAIL", None: "[yellow]note"}[c.ok]
-        t.add_row(c.name, mark, c.detail)
+    t.add_column("check", overflow="fold")
+    t.add_column("result", no_wrap=True)
+    t.add_column("detail", overflow="fold")
+    for c in _grouped(report.checks):
+        mark = {True: Text("pass", "green"), False: Text("FAIL", "bold red"),
+                None: Text("note", "yellow")}[c.ok]
+        # A bot's own words (its output, its names) are text, never markup.
+        t.add_row(Text(c.name), mark, Text(c.detail))
     console.print(t)
     if report.passed:
         console.print("[bold green]PASS[/bold green]: the bot is ready to submit")

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +97,31 @@ def test_misbehaving_bots_fail_with_the_reason(tmp_path, mode, expected):
     out = proc.stdout
     assert any(expected in row for row in failed_rows(out)), out
     assert "Traceback" not in proc.stderr
+
+
+def test_a_bots_brackets_are_printed_as_text_not_markup(tmp_path):
+    """Bot output like "[jsbot 123]" or "[/tmp/x.sock]" is neither swallowed as a style nor
+    a crash of the table (rich markup)."""
+    proc = check_bot(write_manifest(tmp_path, "brackets"), "--start-limit", "60")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and "MarkupError" not in proc.stderr
+    assert "[jsbot 123] starting" in proc.stdout
+    assert "[/tmp/x.sock] [bold]" in proc.stdout
+
+
+def test_one_bug_is_one_row_and_a_failed_check_keeps_its_logs(tmp_path):
+    proc = check_bot(write_manifest(tmp_path, "lacks-card"), "--start-limit", "60")
+    assert proc.returncode == 1
+    rows = failed_rows(proc.stdout)
+    assert len(rows) == 1, rows  # every scenario failed the same way: one row names them
+    assert "self-play 1" in rows[0] and "dealer's discard" in rows[0]
+    logs = re.search(r"bot logs: (\S+)", proc.stdout)
+    assert logs and Path(logs.group(1)).is_dir()
+    shutil.rmtree(logs.group(1))
+
+
+def test_a_passing_check_leaves_no_folder_behind():
+    proc = check_bot("random", "--start-limit", "60")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    folder = re.search(r"bot logs in (\S+)", proc.stdout)
+    assert folder and not Path(folder.group(1)).exists()

@@ -174,18 +174,35 @@ def program(pid: int) -> str:
 # --- files --------------------------------------------------------------------------
 
 
+def _read_only_bound() -> set[Path]:
+    """What the arena binds in read-only for a `{python}` bot besides its folder: the
+    Python it runs and the arena's packages (public code, wherever installed)."""
+    import importlib.util
+
+    bound = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}
+    for package in ("arena", "sample_bots"):
+        spec = importlib.util.find_spec(package)
+        if spec is not None and spec.origin:
+            bound.add(Path(spec.origin).resolve().parent)
+    return bound
+
+
 def foreign_files(root: str, mine=lambda p: False) -> list[str]:
     """What lies under `root` other than the way to this bot's own folder, the folder
-    itself, and what `mine` says is its own."""
+    itself, the way to the Python it runs (bound in read-only, wherever it lives), and
+    what `mine` says is its own."""
     cwd = Path.cwd().resolve()
     ancestors = {str(p) for p in cwd.parents}
+    bound = _read_only_bound()
+    for runtime in bound:
+        ancestors |= {str(p) for p in runtime.parents}
     found = []
     for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: None):
         keep = []
         for d in dirnames:
             full = os.path.join(dirpath, d)
-            if full == str(cwd):
-                continue  # its own folder, bound in read-only
+            if full == str(cwd) or full in {str(p) for p in bound}:
+                continue  # its own folder, its Python or the arena's code, read-only
             if full in ancestors:
                 keep.append(d)
             elif not mine(full):

@@ -6,6 +6,7 @@ the decision, so games end as soon as a random bot's do. Modes:
   good          plays a legal action (a control)
   never-listen  runs but never listens
   exit-at-once  exits at once with a message
+  brackets      exits at once, its output full of [square brackets]
   hang          never answers its 3rd decision
   crash         exits mid-game (on its 5th decision)
   garbage       answers an action with a card that does not exist
@@ -94,6 +95,9 @@ def main():
     address = os.environ["EUCHRE_BOT_ADDRESS"]
     if MODE == "exit-at-once":
         sys.exit("misbehave: exiting at once on purpose")
+    if MODE == "brackets":  # output that rich would read as markup
+        print("[jsbot 123] starting", flush=True)
+        sys.exit("cannot listen on [/tmp/x.sock] [bold]")
     if MODE == "never-listen":
         time.sleep(3600)
     if MODE == "ignore-term":

@@ -1,5 +1,6 @@
 """A bot that reports what its sandbox lets it see, then listens; exits 0 on SIGTERM."""
 
+import importlib.util
 import os
 import signal
 import sys
@@ -31,5 +32,14 @@ try:
     print("own folder: WRITABLE")
 except OSError as e:
     print(f"own folder: read-only ({e.strerror})")
-print(f"home={os.environ.get('HOME')} tmp={sorted(os.listdir('/tmp'))}", flush=True)
+# What /tmp holds besides the way to the folders bound in read-only (this bot's own, the
+# Python it runs and the arena's packages, when those live under /tmp): nothing.
+bound = [os.path.realpath(p) for p in (os.getcwd(), sys.prefix, sys.base_prefix)]
+for package in ("arena", "sample_bots"):
+    spec = importlib.util.find_spec(package)
+    if spec is not None and spec.origin:
+        bound.append(os.path.realpath(spec.origin))
+entries = [e for e in os.listdir("/tmp")
+           if not any(b.startswith(os.path.join("/tmp", e) + os.sep) for b in bound)]
+print(f"home={os.environ.get('HOME')} tmp={sorted(entries)}", flush=True)
 serve_forever(listen())
