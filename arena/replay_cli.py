@@ -248,6 +248,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise ConfigError(f"no hand {args.hand}: the game has hands 0 to {len(log.hands) - 1}")
     if args.seat is not None and args.seat >= log.rules.seats:
         raise ConfigError(f"no seat {args.seat}: the game has seats 0 to {log.rules.seats - 1}")
+    if (args.json or args.html is not None) and (args.seat is not None or args.hand is not None):
+        # Both write the whole record (every seat's cards, the seed): a file made "for
+        # seat N" would hold what seat N may not see. Refused rather than ignored.
+        raise ConfigError(
+            "--seat and --hand apply to the terminal view only: --json and --html write the "
+            "whole game, every seat's cards included (the page lets a viewer pick a seat)"
+        )
     if args.json:
         print(records.to_json(log))
         return 0

@@ -109,6 +109,17 @@ def test_html_export(record, tmp_path):
     assert out.read_text().lstrip().lower().startswith("<!doctype html")
 
 
+@pytest.mark.parametrize("extra", [("--json", "--seat", "1"), ("--html", "x.html", "--seat", "2"),
+                                   ("--json", "--hand", "0")])
+def test_a_whole_game_file_is_never_made_as_if_for_one_seat(record, tmp_path, extra):
+    """--json and --html write every seat's cards: asked for one seat, the command says so
+    and writes nothing, instead of quietly writing the whole game."""
+    extra = tuple(str(tmp_path / e) if e.endswith(".html") else e for e in extra)
+    proc = arena("replay", str(record[0]), *extra)
+    assert proc.returncode == 2 and "terminal view only" in proc.stderr, proc.stderr
+    assert not proc.stdout.strip() and not (tmp_path / "x.html").exists()
+
+
 def test_bad_inputs_are_one_line_errors(tmp_path):
     junk = tmp_path / "junk.pb"
     junk.write_bytes(b"\xff\xff not a record")
