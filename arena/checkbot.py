@@ -52,6 +52,7 @@ HINTS = {
     FaultKind.CRASHED: "the process died: see its last output above",
     FaultKind.DISCONNECTED: "a handler raised an error or the server went away: see the bot's log",
     FaultKind.MALFORMED: "answer with one of DecideRequest.legal_actions, copied as it is",
+    FaultKind.BOT_ERROR: "your handler raised an error: the traceback is in the bot's log",
     FaultKind.ILLEGAL_ACTION: "answer only with one of DecideRequest.legal_actions",
 }
 

@@ -18,6 +18,9 @@ class FaultKind(Enum):
     ILLEGAL_ACTION = "illegal_action"
     REFUSED_RULES = "refused_rules"
     START_FAILED = "start_failed"
+    BOT_ERROR = "bot_error"
+    """Its handler raised an error: the call's status carries a summary, its log (stderr)
+    the traceback, when the bot uses the SDK."""
 
 
 class BotFault(Exception):

@@ -82,6 +82,9 @@ class GameRun:
         kind, detail = fault.kind, fault.detail
         if seat.instance is not None:
             seat.instance.needs_restart = True
+            process = seat.instance.process
+            if kind is FaultKind.BOT_ERROR and process is not None:
+                detail += f"\n(its log, with the traceback if it uses the SDK: {process.log_path})"
         self.log.faults.append(
             Fault(kind, seat.seat, self.game.hand_number, seat.decisions, detail, substitute)
         )

@@ -83,7 +83,7 @@ def test_tcp_transport_works_without_the_sandbox(tmp_path):
         ("garbage", FaultKind.MALFORMED),
         ("lacks-card", FaultKind.ILLEGAL_ACTION),
         ("wrong-phase", FaultKind.ILLEGAL_ACTION),
-        ("raise", FaultKind.MALFORMED),
+        ("raise", FaultKind.BOT_ERROR),
     ],
 )
 def test_misbehaving_bot_forfeits_with_the_right_fault(tmp_path, mode, kind):
@@ -361,3 +361,34 @@ def test_a_grpc_deadline_before_trios_spends_the_bank_too():
     with pytest.raises(BotFault):
         trio.run(run._ask, seat, view, [])
     assert seat.bank == pytest.approx(1.5)
+
+
+BUGGY_SDK_BOT = """
+from arena.sdk import Bot, run
+
+
+class Buggy(Bot):
+    name = "buggy"
+    version = "1"
+
+    def decide(self, view):
+        return view.no_such_field  # the author's bug
+
+
+run(Buggy())
+"""
+
+
+def test_an_sdk_bot_that_raises_is_ruled_a_bot_error_with_its_traceback_in_the_log(tmp_path):
+    """The fault says what was raised and where the traceback is; the log has it whole."""
+    folder = tmp_path / "buggy"
+    folder.mkdir()
+    (folder / "bot.py").write_text(BUGGY_SDK_BOT)
+    (folder / "bot.toml").write_text('name = "buggy"\nversion = "1"\ncommand = ["{python}", "bot.py"]\n')
+    logs = play(tmp_path, load_manifest(str(folder)), load_manifest("random"), games=1)
+    fault = logs[0].faults[0]
+    assert fault.kind is FaultKind.BOT_ERROR, fault
+    assert "AttributeError in decide" in fault.detail and "no_such_field" in fault.detail
+    log_path = fault.detail.rsplit(": ", 1)[1].rstrip(")")
+    text = Path(log_path).read_text()
+    assert "Traceback (most recent call last)" in text and "view.no_such_field" in text

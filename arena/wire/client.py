@@ -47,11 +47,11 @@ def _timeout_from_deadline() -> float | None:
 
 _STATUS_KINDS = {
     grpc.StatusCode.DEADLINE_EXCEEDED: FaultKind.TIMEOUT,
-    grpc.StatusCode.UNKNOWN: FaultKind.MALFORMED,  # the bot's handler raised an error
+    grpc.StatusCode.UNKNOWN: FaultKind.BOT_ERROR,  # the bot's handler raised an error
     grpc.StatusCode.UNAVAILABLE: FaultKind.DISCONNECTED,
     grpc.StatusCode.CANCELLED: FaultKind.DISCONNECTED,
     grpc.StatusCode.RESOURCE_EXHAUSTED: FaultKind.MALFORMED,
-    grpc.StatusCode.INTERNAL: FaultKind.MALFORMED,
+    grpc.StatusCode.INTERNAL: FaultKind.BOT_ERROR,
     grpc.StatusCode.UNIMPLEMENTED: FaultKind.MALFORMED,
 }
 

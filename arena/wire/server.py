@@ -9,7 +9,9 @@ seat it starts.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
+import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent import futures
@@ -90,6 +92,20 @@ class BotHandler:
         return self.decide(decision.game_id, decision.view, decision.events, decision.time_left)
 
 
+_SUMMARY_CHARS = 300
+
+
+def _report_error(context: _Context, method: str) -> NoReturn:
+    """A handler raised: the whole traceback to stderr (the bot's log, where its author
+    reads it), a one-line summary to the arena in the call's status."""
+    kind, error, _ = sys.exc_info()
+    traceback.print_exc(file=sys.stderr)
+    sys.stderr.flush()
+    name = kind.__name__ if kind is not None else "error"
+    summary = f"{name} in {method}: {error}"[:_SUMMARY_CHARS]
+    context.abort(grpc.StatusCode.UNKNOWN, summary)
+
+
 _RULES_KEPT = 1024
 """Games whose rules the server remembers (for decoding their views); a game that was
 never ended (its seat was ruled out) is forgotten after this many newer ones."""
@@ -124,7 +140,12 @@ class _Servicer(bot_pb2_grpc.EuchreBotServiceServicer):  # type: ignore[misc]  #
             )
         with self._lock:
             self._rules = rules
-        ident = self._handler.hello(rules)
+        try:
+            ident = self._handler.hello(rules)
+        except MemoryError:
+            raise
+        except Exception:
+            _report_error(context, "hello")
         return bot_pb2.HelloResponse(
             name=ident.name, version=ident.version, author=ident.author,
             protocol_version=PROTOCOL_VERSION,
@@ -142,10 +163,15 @@ class _Servicer(bot_pb2_grpc.EuchreBotServiceServicer):  # type: ignore[misc]  #
             while len(self._game_rules) > _RULES_KEPT:
                 self._game_rules.popitem(last=False)
         tc = request.time_control
-        self._handler.handle_start_game(GameStart(
-            request.game_id, request.seat, rules, tuple(request.seat_bots),
-            tc.per_decision_ms / 1000, tc.bank_ms / 1000,
-        ))
+        try:
+            self._handler.handle_start_game(GameStart(
+                request.game_id, request.seat, rules, tuple(request.seat_bots),
+                tc.per_decision_ms / 1000, tc.bank_ms / 1000,
+            ))
+        except MemoryError:
+            raise
+        except Exception:
+            _report_error(context, "start_game")
         return bot_pb2.StartGameResponse()
 
     def Decide(self, request: bot_pb2.DecideRequest, context: _Context) -> bot_pb2.DecideResponse:
@@ -157,16 +183,28 @@ class _Servicer(bot_pb2_grpc.EuchreBotServiceServicer):  # type: ignore[misc]  #
         legal = tuple(codec.action_from_pb(a) for a in request.legal_actions)
         view = replace(view, legal_actions=legal)
         events = tuple(codec.event_from_pb(e) for e in request.events)
-        action = self._handler.handle_decide(Decision(
-            request.game_id, request.decision_number, view, events,
-            request.time_left.decision_ms / 1000, request.time_left.bank_ms / 1000,
-        ))
+        try:
+            action = self._handler.handle_decide(Decision(
+                request.game_id, request.decision_number, view, events,
+                request.time_left.decision_ms / 1000, request.time_left.bank_ms / 1000,
+            ))
+        except MemoryError:
+            raise
+        except Exception:
+            _report_error(context, "decide")
         return bot_pb2.DecideResponse(action=codec.action_to_pb(action))
 
     def EndGame(self, request: bot_pb2.EndGameRequest, context: _Context) -> bot_pb2.EndGameResponse:
         with self._lock:
             self._game_rules.pop(request.game_id, None)
-        self._handler.end_game(request.game_id, [codec.event_from_pb(e) for e in request.events])
+        try:
+            self._handler.end_game(
+                request.game_id, [codec.event_from_pb(e) for e in request.events]
+            )
+        except MemoryError:
+            raise
+        except Exception:
+            _report_error(context, "end_game")
         return bot_pb2.EndGameResponse()
 
 

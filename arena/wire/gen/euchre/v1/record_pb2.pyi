@@ -24,6 +24,7 @@ class FaultKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FAULT_KIND_ILLEGAL_ACTION: _ClassVar[FaultKind]
     FAULT_KIND_REFUSED_RULES: _ClassVar[FaultKind]
     FAULT_KIND_START_FAILED: _ClassVar[FaultKind]
+    FAULT_KIND_BOT_ERROR: _ClassVar[FaultKind]
 
 class GameEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -40,6 +41,7 @@ FAULT_KIND_MALFORMED: FaultKind
 FAULT_KIND_ILLEGAL_ACTION: FaultKind
 FAULT_KIND_REFUSED_RULES: FaultKind
 FAULT_KIND_START_FAILED: FaultKind
+FAULT_KIND_BOT_ERROR: FaultKind
 GAME_END_UNSPECIFIED: GameEnd
 GAME_END_COMPLETED: GameEnd
 GAME_END_FORFEIT: GameEnd
