@@ -59,7 +59,7 @@ def add_time_options(p: argparse.ArgumentParser) -> None:
 def add_process_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start-limit", type=seconds_arg, default=10.0, metavar="SECONDS",
                    help="how long a bot process may take to listen on its address "
-                   "(default 10)")
+                   "(default 10; a manifest's startup_timeout wins)")
     p.add_argument("--grace", type=seconds_arg, default=2.0, metavar="SECONDS",
                    help="how long a bot has to exit after SIGTERM before it is killed "
                    "(default 2)")

@@ -21,7 +21,9 @@ and the arena's own packages (its SDK), all read-only: see arena.sandbox.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import re
 import shlex
 import sys
 import tomllib
@@ -34,7 +36,12 @@ from arena.sandbox import Limits, Sandbox
 
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
 MANIFEST_NAME = "bot.toml"
-_KEYS = {"name", "version", "command", "cwd", "env", "address", "author", "read_only", "limits"}
+_KEYS = {
+    "name", "version", "command", "cwd", "env", "address", "author", "read_only", "limits",
+    "startup_timeout",
+}
+DEFAULT_STARTUP_TIMEOUT = 10.0
+"""Seconds a bot process has to listen, unless its manifest or the command line says."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,9 @@ class BotManifest:
     the command uses {python})."""
     limits: dict[str, int] = field(default_factory=dict)
     """The limits it asks for (Limits keys); the rest are the caps'."""
+    startup_timeout: float | None = None
+    """Seconds its process may take to listen (a JVM, say, needs more than the default);
+    None: the run's limit."""
 
     @property
     def label(self) -> str:
@@ -101,6 +111,12 @@ def resolve_manifest_path(ref: str, base: Path | None = None) -> Path:
 
 def load_manifest(ref: str, base: Path | None = None) -> BotManifest:
     path = resolve_manifest_path(ref, base).resolve()
+    if path.suffix != ".toml":
+        raise ConfigError(
+            f"{path}: a bot is given by its manifest ({MANIFEST_NAME}), the folder holding "
+            "one, or a sample bot's name, not by its program (see 'Write a bot' in the "
+            "README)"
+        )
     try:
         raw = path.read_bytes()
         data = tomllib.loads(raw.decode("utf-8"))
@@ -115,7 +131,19 @@ def manifest_from_dict(data: dict[str, Any], path: Path, raw: bytes = b"") -> Bo
     where = str(path)
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(_KEYS))})")
+        text = raw.decode("utf-8", "replace")
+        problems = []
+        for key in unknown:
+            line = next((i for i, ln in enumerate(text.splitlines(), 1)
+                         if re.match(rf"\s*\"?{re.escape(key)}\"?\s*=", ln)), None)
+            near = difflib.get_close_matches(key, sorted(_KEYS), n=1)
+            problems.append(
+                (f"line {line}: " if line else "") + f"unknown key {key!r}"
+                + (f" (did you mean {near[0]!r}?)" if near else "")
+            )
+        raise ConfigError(
+            f"{where}: " + "; ".join(problems) + f" (known: {', '.join(sorted(_KEYS))})"
+        )
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(f"{where}: 'name' must be a non-empty string")
@@ -155,6 +183,11 @@ def manifest_from_dict(data: dict[str, Any], path: Path, raw: bytes = b"") -> Bo
     if argv is not None and any("{python}" in part for part in parts):
         read_only += python_runtime()
     limits = _limits(data.get("limits", {}), where)
+    startup = data.get("startup_timeout")
+    if startup is not None and (
+        isinstance(startup, bool) or not isinstance(startup, int | float) or not startup > 0
+    ):
+        raise ConfigError(f"{where}: 'startup_timeout' must be a positive number of seconds")
     return BotManifest(
         name=name,
         version=str(version),
@@ -166,6 +199,7 @@ def manifest_from_dict(data: dict[str, Any], path: Path, raw: bytes = b"") -> Bo
         digest=_digest(raw, cwd if argv is not None else None),
         read_only=tuple(dict.fromkeys(read_only)),
         limits=limits,
+        startup_timeout=float(startup) if startup is not None else None,
     )
 
 

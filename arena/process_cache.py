@@ -123,7 +123,8 @@ class Worker:
                     spec,
                     log_path=log_path,
                     transport=self.transport,
-                    startup_timeout=self.startup_timeout,
+                    # The bot's own limit, from its manifest, wins over the run's.
+                    startup_timeout=manifest.startup_timeout or self.startup_timeout,
                     grace=self.grace,
                 )
             except BotStartError as e:

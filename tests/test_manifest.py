@@ -44,7 +44,11 @@ def test_command_forms_and_substitutions(tmp_path):
         ('name = "b"\ncommand = [1]\n', "'command' must be a string or a list"),
         ('name = "b"\ncommand = ["x"]\nenv = { A = 1 }\n', "'env' must be a table of strings"),
         ('name = "b"\ncommand = ["x"]\ncwd = "nowhere"\n', "is not a folder"),
-        ('name = "b"\ncommand = ["x"]\ncolour = "red"\n', "unknown key(s) colour"),
+        ('name = "b"\ncommand = ["x"]\ncolour = "red"\n', "line 3: unknown key 'colour'"),
+        ('name = "b"\ncommand = ["x"]\nstartup_timeout = 0\n',
+         "'startup_timeout' must be a positive number of seconds"),
+        ('name = "b"\ncommand = ["x"]\nstartup_timeout = "slow"\n',
+         "'startup_timeout' must be a positive number of seconds"),
         ('name = "b"\ncommand = ["x"\n', "not valid TOML"),
     ],
 )
@@ -101,3 +105,26 @@ def test_read_only_paths_limits_and_the_python_runtime(tmp_path):
 def test_bad_sandbox_keys(tmp_path, text, message):
     with pytest.raises(ConfigError, match=re.escape(message)):
         load_manifest(write(tmp_path, 'name = "b"\ncommand = ["x"]\n' + text))
+
+
+def test_a_misspelt_key_gets_its_line_and_a_suggestion(tmp_path):
+    text = 'name = "b"\ncommand = ["x"]\n\nenviron = { A = "1" }\nstartup_timout = 30\n'
+    with pytest.raises(ConfigError) as info:
+        load_manifest(write(tmp_path, text))
+    message = str(info.value)
+    assert "line 4: unknown key 'environ' (did you mean 'env'?)" in message
+    assert "line 5: unknown key 'startup_timout' (did you mean 'startup_timeout'?)" in message
+
+
+def test_a_program_is_not_a_manifest(tmp_path):
+    program = tmp_path / "bot.py"
+    program.write_text("print('hello')\n")
+    with pytest.raises(ConfigError, match="a bot is given by its manifest") as info:
+        load_manifest(str(program))
+    assert "not valid TOML" not in str(info.value)
+
+
+def test_a_manifest_may_give_its_own_start_limit(tmp_path):
+    slow = load_manifest(write(tmp_path, 'name = "b"\ncommand = ["x"]\nstartup_timeout = 45\n'))
+    assert slow.startup_timeout == 45.0
+    assert load_manifest(write(tmp_path, 'name = "b"\ncommand = ["x"]\n')).startup_timeout is None

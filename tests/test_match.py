@@ -392,3 +392,13 @@ def test_an_sdk_bot_that_raises_is_ruled_a_bot_error_with_its_traceback_in_the_l
     log_path = fault.detail.rsplit(": ", 1)[1].rstrip(")")
     text = Path(log_path).read_text()
     assert "Traceback (most recent call last)" in text and "view.no_such_field" in text
+
+
+def test_a_manifests_own_start_limit_is_the_one_used(tmp_path):
+    """The run waits as long as it takes (start_limit inf); the bot's manifest says 1 s."""
+    bot = misbehaving_bot(tmp_path, "never-listen")
+    toml = bot.source
+    toml.write_text(toml.read_text() + "startup_timeout = 1\n")
+    logs = play(tmp_path, load_manifest(str(toml)), load_manifest("random"), games=1)
+    fault = logs[0].faults[0]
+    assert fault.kind is FaultKind.START_FAILED and "within 1 s" in fault.detail, fault
