@@ -215,6 +215,12 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                                f"ready and answered Hello in {time.monotonic() - started:.2f} s")
                     report.add("handshake", True,
                                f"name {ident.name!r}, version {ident.version!r}, author {ident.author!r}")
+                    if ident.name != bot.name:
+                        # The arena records it under the manifest's name; a name that
+                        # differs in Hello is a sign of the wrong bot or a stale build.
+                        report.add("name", None,
+                                   f"Hello says {ident.name!r}, the manifest {bot.name!r}: "
+                                   "games are recorded under the manifest's name")
                 report.add(f"{label}: rules", True, "accepted")
                 played: list[str] = []
                 for i, sc in enumerate(scenarios(rules, games, 7)):

@@ -125,3 +125,10 @@ def test_a_passing_check_leaves_no_folder_behind():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     folder = re.search(r"bot logs in (\S+)", proc.stdout)
     assert folder and not Path(folder.group(1)).exists()
+
+
+def test_a_hello_name_other_than_the_manifests_is_noted(tmp_path):
+    """misbehave.py says "misbehave-good" in Hello; its manifest calls it "good"."""
+    proc = check_bot(write_manifest(tmp_path, "good"), "--start-limit", "60")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Hello says 'misbehave-good', the manifest 'good'" in " ".join(proc.stdout.split())
