@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder for game records and bot logs (default runs/match-TIME)")
     add_time_options(m)
     add_process_options(m)
+    m.add_argument("--fail-on-fault", action="store_true",
+                   help="exit with status 3 when any game had a fault (for scripts; "
+                   "by default a match that ran to its end exits 0, faults or not)")
 
     c = sub.add_parser("check-bot", help="check that a bot follows the protocol before you submit it",
                        description="Start the bot, handshake, drive it through every phase of "
@@ -185,6 +188,10 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(f"arena: interrupted ({stopped_by}) after {len(logs)} of {args.games} games; "
               "their records are kept and every bot process was stopped", file=sys.stderr)
         return 143 if stopped_by == "SIGTERM" else 130
+    if args.fail_on_fault and any(log.faults for log in logs):
+        print(f"arena: {sum(bool(log.faults) for log in logs)} of {len(logs)} games had a "
+              "fault (--fail-on-fault)", file=sys.stderr)
+        return 3
     return 0
 
 

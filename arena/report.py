@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from arena.gamelog import GameLog
 from arena.stats import BotStats, collect_stats
@@ -73,4 +74,5 @@ def print_match_table(logs: Iterable[GameLog], order: Sequence[str], elapsed: fl
         console.print(f"[red]{len(faults)} fault(s)[/red]; the first few:")
         for game_id, f in faults[:5]:
             first_line = f.detail.splitlines()[0] if f.detail else ""
-            console.print(f"  {game_id} seat {f.seat}: {f.kind.value}: {first_line}")
+            # A fault's detail quotes the bot: text, never markup.
+            console.print(Text(f"  {game_id} seat {f.seat}: {f.kind.value}: {first_line}"))

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from arena import __version__
 from arena.cli_args import positive_int
 from arena.core.errors import RuleSetError
 from arena.errors import ConfigError
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         "'ladder demo'; see ladders/demo.toml for the file format. "
         "Run 'ladder COMMAND --help' for each command's options.",
     )
+    parser.add_argument("--version", action="version", version=f"ladder {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     r = sub.add_parser(

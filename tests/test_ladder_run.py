@@ -208,3 +208,10 @@ def test_a_bot_that_cannot_start_loses_with_every_seat_on_record(tmp_path):
     verify = subprocess.run([sys.executable, "-m", "arena.cli", "verify", str(db)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+def test_ladder_says_its_version():
+    from arena import __version__
+
+    proc = ladder_cli("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"ladder {__version__}"

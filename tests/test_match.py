@@ -402,3 +402,21 @@ def test_a_manifests_own_start_limit_is_the_one_used(tmp_path):
     logs = play(tmp_path, load_manifest(str(toml)), load_manifest("random"), games=1)
     fault = logs[0].faults[0]
     assert fault.kind is FaultKind.START_FAILED and "within 1 s" in fault.detail, fault
+
+
+def test_fail_on_fault_makes_a_faulted_match_exit_3(tmp_path):
+    """For scripts: a match with a fault exits 3 with --fail-on-fault (0 without), and
+    says why on stderr."""
+    bad = misbehaving_bot(tmp_path, "brackets")
+    out = tmp_path / "run"
+    base = [sys.executable, "-m", "arena.cli", "match", str(bad.source.parent), "random",
+            "--games", "2", "--seed", "1", "--concurrency", "1", "--start-limit", "60"]
+    plain = subprocess.run([*base, "--out", str(out / "a")], capture_output=True, text=True,
+                           timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    strict = subprocess.run([*base, "--out", str(out / "b"), "--fail-on-fault"],
+                            capture_output=True, text=True, timeout=120)
+    assert strict.returncode == 3, strict.stderr
+    assert "2 of 2 games had a fault (--fail-on-fault)" in strict.stderr
+    assert "Traceback" not in strict.stderr
+    assert "start_failed" in strict.stdout
