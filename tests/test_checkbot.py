@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,17 @@ import pytest
 from arena.manifest import SAMPLE_BOTS
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
-pytestmark = pytest.mark.usefixtures("no_bot_left")
+pytestmark = pytest.mark.usefixtures("no_bot_left", "no_log_folder_left")
+
+
+@pytest.fixture
+def no_log_folder_left():
+    """A failed check keeps its bot logs for the author; a test removes the ones it made."""
+    tmp = Path(tempfile.gettempdir())
+    before = set(tmp.glob("euchre-check-*"))
+    yield
+    for folder in set(tmp.glob("euchre-check-*")) - before:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def check_bot(ref: str, *extra: str) -> subprocess.CompletedProcess:
