@@ -80,6 +80,7 @@ from arena.core.cards import TRICK_POWER as _TRICK_POWER
 from arena.core.events import ActionTaken, Event, GameEnded, HandEnded, HandStarted, TrickCompleted
 from arena.core.hand import Phase
 from arena.core.rules import RuleSet
+from arena.core.scoring import Outcome, Score, score_hand
 from arena.core.view import SeatView, TrickView
 from arena.wire.server import BotHandler, BotIdentity, Decision, GameStart, serve
 
@@ -482,8 +483,10 @@ __all__ = [
     "GameEnded",
     "HandEnded",
     "HandStarted",
+    "Outcome",
     "Phase",
     "RuleSet",
+    "Score",
     "SeatView",
     "Suit",
     "TrickCompleted",
@@ -505,6 +508,7 @@ __all__ = [
     "partners",
     "play",
     "run",
+    "score_hand",
     "trick_power",
     "trick_winner",
     "trump_order",

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ladder.pairs import HeadToHead, PairingTally, head_to_head, pair_units, tally_units
+from ladder.pairs import GameLike, HeadToHead, PairingTally, head_to_head, pair_units, tally_units
 from ladder.ratings import (
     DEFAULT_PRIOR,
     ELO_INITIAL,
@@ -44,24 +44,13 @@ BY_GAMES = "games"
 BY_CHOICES = (BY_PAIRS, BY_GAMES)
 
 
-class ResultLike(Protocol):
-    """What standings read of a stored game (ladder.store.GameRow has it all). Read-only
-    members: a frozen dataclass such as GameRow, a named tuple or a plain object all fit."""
+class ResultLike(GameLike, Protocol):
+    """What standings read of a stored game (ladder.store.GameRow has it all): what the
+    pair model reads, and more. Read-only members: a frozen dataclass such as GameRow, a
+    named tuple or a plain object all fit."""
 
     @property
-    def seq(self) -> int: ...
-    @property
-    def game_id(self) -> str: ...
-    @property
-    def bot_a(self) -> str: ...
-    @property
-    def bot_b(self) -> str: ...
-    @property
     def number(self) -> int: ...
-    @property
-    def deal(self) -> int: ...
-    @property
-    def score_a(self) -> float: ...
     @property
     def faults_a(self) -> int: ...
     @property

@@ -322,12 +322,10 @@ def test_scores_read_the_points_options():
     assert strategy.makers_points(STANDARD, 4, False, False) == 1
     assert strategy.makers_points(STANDARD, 2, False, False) == -2
     assert strategy.makers_points(BRITISH, 1, False, True) == -4
-    six = SimpleNamespace(march_points=3, lone_march_points=6, euchre_points=3,
-                          lone_defender_euchre_points=2, lone_defender_march_points=None,
-                          super_euchre_points=2)
-    assert strategy.makers_points(six, 5, False, False) == 3  # type: ignore[arg-type]
-    assert strategy.makers_points(six, 5, True, False) == 6  # type: ignore[arg-type]
-    assert strategy.makers_points(six, 0, False, False) == -3  # type: ignore[arg-type]
+    six = RuleSet(march_points=3, lone_march_points=6, euchre_points=3)
+    assert strategy.makers_points(six, 5, False, False) == 3
+    assert strategy.makers_points(six, 5, True, False) == 6
+    assert strategy.makers_points(six, 0, False, False) == -3
 
 
 @pytest.mark.parametrize("rules", [STANDARD, BRITISH, CANADIAN, DECK_33, ANY_ALONE],

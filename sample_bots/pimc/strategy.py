@@ -39,6 +39,7 @@ from arena.sdk import (
     SeatView,
     card_rank,
     outstanding_cards,
+    score_hand,
 )
 
 try:  # imported as a package (tests, tools), or run where the arena is installed
@@ -94,21 +95,9 @@ Clock = Callable[[], float]
 
 def makers_points(rules: RuleSet, tricks: int, maker_alone: bool, defender_alone: bool) -> int:
     """The hand's points for the makers (negative: the defenders score), as the rules
-    score it. (Points options a newer arena may have are read with their defaults.)"""
-    if tricks == 5:
-        if maker_alone:
-            return int(getattr(rules, "lone_march_points", 4))
-        return int(getattr(rules, "march_points", 2))
-    if tricks >= 3:
-        return 1
-    points = int(getattr(rules, "euchre_points", 2))
-    if defender_alone:
-        points = max(points, rules.lone_defender_euchre_points)
-        if tricks == 0 and rules.lone_defender_march_points is not None:
-            points = max(points, rules.lone_defender_march_points)
-    if tricks == 0:
-        points = max(points, rules.super_euchre_points)
-    return -points
+    core scores it (the SDK's score_hand, with the makers as team 0)."""
+    score = score_hand(rules, 0, tricks, maker_alone, defender_alone)
+    return score.points if score.team == 0 else -score.points
 
 
 def points_by_tests(rules: RuleSet, at_least: Callable[[int], bool], won: int,
