@@ -56,8 +56,6 @@ HINTS = {
     FaultKind.ILLEGAL_ACTION: "answer only with one of DecideRequest.legal_actions",
 }
 
-EXTRA_RULES = CHECK_EXTRA_RULES
-
 # --- house policies: the seats around the bot ------------------------------------
 
 
@@ -286,7 +284,7 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
     if sandbox and bot.command is not None:
         bot.sandbox(DEFAULT_CAPS)  # a manifest asking for more than the caps is an error
     log_dir = Path(tempfile.mkdtemp(prefix="euchre-check-"))
-    every = dict(PRESETS) | EXTRA_RULES
+    every = dict(PRESETS) | CHECK_EXTRA_RULES
     if args.rules:
         unknown = [r for r in args.rules if r not in every]
         if unknown:

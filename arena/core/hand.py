@@ -126,7 +126,6 @@ class HandState:
         "_trick_size",
         "alone",
         "alone_queue",
-        "asked",
         "dealer",
         "dealer_took_upcard",
         "discarded",
@@ -178,8 +177,6 @@ class HandState:
         self.discarded: Card | None = None
         self.exchange_queue: list[int] = []
         """Lone players still to get their card from a partner."""
-        self.asked = -1
-        """The partner giving the current lone player a card."""
         self.passed_card: Card | None = None
         """Railroading: the card passed face down, not yet taken or set aside."""
         self.gave: list[Card | None] = [None] * n
@@ -509,7 +506,6 @@ class HandState:
             self.turn = loner
 
     def _ask(self, partner: int) -> None:
-        self.asked = partner
         self.phase = Phase.PARTNER_GIVES
         self.turn = partner
 
