@@ -9,6 +9,7 @@ run_until_signal() is how the command lines stop on Ctrl-C or SIGTERM.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
@@ -20,7 +21,7 @@ from arena.game_loop import play_game
 from arena.gamelog import GameLog
 from arena.process_cache import Worker
 from arena.sandbox import DEFAULT_CAPS, Limits
-from arena.spec import GameSpec, Transport
+from arena.spec import Executor, GameSpec, Transport
 
 __all__ = ["play_game", "run_games", "run_until_signal"]
 
@@ -38,11 +39,26 @@ async def run_games(
     sandbox: bool = True,
     caps: Limits = DEFAULT_CAPS,
     fresh_processes: bool = False,
+    executor: Executor | None = None,
+    notice: Callable[[str], object] | None = None,
 ) -> None:
     """Plays the specs (any iterable) on `concurrency` workers; calls on_done(spec, log)
     in the trio thread as each game finishes, in finishing order. Bot processes are
-    sealed unless `sandbox` is false, and with `fresh_processes` none plays two games."""
+    sealed unless `sandbox` is false, and with `fresh_processes` none plays two games.
+    With a Ray executor the workers are processes of a Ray cluster (arena.ray_executor),
+    and `notice` (default: standard error) hears of workers lost."""
     from arena.processes import open_bot_pool
+
+    if executor is not None and executor.kind == "ray":
+        from arena.ray_executor import RayWorkerSettings, run_games_on_ray
+
+        settings = RayWorkerSettings(rules=rules, log_dir=log_dir, transport=transport,
+                                     startup_timeout=startup_timeout, grace=grace,
+                                     sandbox=sandbox, caps=caps, fresh_processes=fresh_processes)
+        await run_games_on_ray(specs, settings=settings, concurrency=concurrency,
+                               executor=executor, on_done=on_done,
+                               notice=notice or _to_stderr)
+        return
 
     log_dir.mkdir(parents=True, exist_ok=True)
     send, receive = trio.open_memory_channel[GameSpec](0)
@@ -72,6 +88,10 @@ async def run_games(
                     startup_timeout=startup_timeout, grace=grace, sandbox=sandbox, caps=caps,
                 )
                 nursery.start_soon(work, worker, receive.clone())
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 async def run_until_signal(body: Callable[[], Awaitable[None]]) -> str | None:

@@ -17,6 +17,9 @@ from arena.core.view import SeatView
 from arena.manifest import BotManifest
 
 __all__ = [
+    "EXECUTORS",
+    "LOCAL",
+    "Executor",
     "FaultPolicy",
     "GameSpec",
     "HouseSeat",
@@ -86,6 +89,36 @@ def seat_assignment(
     """The bots by seat when bot_a plays as team a_team (the seats of its parity: two of
     four, or three of six)."""
     return tuple(bot_a if seat % 2 == a_team else bot_b for seat in range(seats))
+
+
+EXECUTORS = ("local", "ray")
+
+
+@dataclass(frozen=True, slots=True)
+class Executor:
+    """Where the games run. Not part of a ladder's settings: a database filled by one
+    executor is resumed by the other, as the games are the same games."""
+
+    kind: Literal["local", "ray"] = "local"
+    """'local': every game in this process, on trio. 'ray': every game on an arena worker
+    process of a Ray cluster (arena.ray_executor), this process only handing out games
+    and taking back their records."""
+    address: str | None = None
+    """Ray: the address of a running cluster (as `ray start --head` prints it, or
+    "auto"); None: a cluster of this machine alone, started for the run and stopped after."""
+    workers: int | None = None
+    """Ray: arena worker processes (each asks the cluster for one CPU); None: one per game
+    at once, up to the games at once."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in EXECUTORS:
+            raise ValueError(f"executor {self.kind!r}: expected one of {', '.join(EXECUTORS)}")
+        if self.workers is not None and self.workers < 1:
+            raise ValueError("executor: workers must be at least 1")
+
+
+LOCAL = Executor()
+"""Every game in this process: the default."""
 
 
 def default_concurrency() -> int:

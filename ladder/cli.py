@@ -20,6 +20,7 @@ from arena import __version__
 from arena.cli_args import positive_int
 from arena.core.errors import RuleSetError
 from arena.errors import ConfigError
+from arena.spec import EXECUTORS
 
 if TYPE_CHECKING:  # each command imports what it uses, when it runs
     from rich.console import Console
@@ -98,6 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-sandbox", action="store_true",
                    help="run bots unsealed, with your privileges (trusted bots only; games "
                    "are marked unsandboxed). The same as sandbox = false in the file")
+    r.add_argument("--executor", choices=EXECUTORS, default=None,
+                   help="where games run: 'local' (this process) or 'ray' (worker processes "
+                   "of a Ray cluster; needs pip install 'euchre-arena[ray]'); overrides the file")
+    r.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                   help="a running Ray cluster (as 'ray start --head' prints it, or 'auto'); "
+                   "default: one of this machine alone, started for the run")
     _add_by(r)
 
     d = sub.add_parser(
@@ -210,7 +217,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     cfg = load_ladder(args.ladder).with_overrides(
         games_per_pairing=args.games, concurrency=args.concurrency, database=args.db,
-        sandbox=False if args.no_sandbox else None,
+        sandbox=False if args.no_sandbox else None, executor=args.executor,
+        ray_address=args.ray_address,
     )
     return _run(cfg, fresh=args.fresh, new_versions=args.new_version, quiet=args.quiet,
                 by=args.by, prior=args.prior)
@@ -241,6 +249,10 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
         from arena.processes import require_sandbox
 
         require_sandbox("--no-sandbox, or sandbox = false in the ladder file")
+    if cfg.executor.kind == "ray":
+        from arena.ray_executor import require_ray
+
+        require_ray()
     challenger = cfg.challenger
     summary_challenger = None
     observer = None if quiet else LiveView(by=by, prior=prior, challenger=challenger,

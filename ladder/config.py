@@ -17,6 +17,11 @@
     transport = "unix"                   # or "tcp" (needs sandbox = false)
     sandbox = true                       # seal every bot process (default true)
     fresh_processes = false              # new processes for every game (default false)
+    executor = "local"                   # or "ray": games on a Ray cluster's workers
+
+    [ray]                                # executor = "ray" only
+    address = "10.0.0.2:6379"            # a running cluster (default: one of this machine)
+    workers = 16                         # arena worker processes (default: concurrency)
 
     [limits]                             # caps for every bot (arena.sandbox.Limits)
     memory_mb = 2048
@@ -60,7 +65,7 @@ from arena.core.rules import OPTION_NAMES, PRESETS, RuleSet, preset
 from arena.errors import ConfigError
 from arena.manifest import BotManifest, load_manifest
 from arena.sandbox import DEFAULT_CAPS, Limits
-from arena.spec import FaultPolicy, TimeControl, Transport, default_concurrency
+from arena.spec import EXECUTORS, LOCAL, Executor, FaultPolicy, TimeControl, Transport, default_concurrency
 from ladder.sprt import MODELS as SPRT_MODELS
 from ladder.sprt import SprtTest
 from ladder.toml_lines import KeyLines
@@ -76,8 +81,9 @@ TRANSPORTS = ("unix", "tcp")
 KEYS = (
     "name", "bots", "format", "challenger", "games_per_pairing", "duplicate", "concurrency",
     "seed", "database", "logs", "rules", "time_control", "on_fault", "transport",
-    "sandbox", "fresh_processes", "limits", "sprt",
+    "sandbox", "fresh_processes", "limits", "sprt", "executor", "ray",
 )
+_RAY_KEYS = ("address", "workers")
 _SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 _TIME_KEYS = ("per_decision", "bank", "allowance")
 _BOT_KEYS = ("name", "bot", "address")
@@ -119,6 +125,9 @@ class LadderConfig:
     caps: Limits = DEFAULT_CAPS
     sprt: SprtTest | None = None
     """A gauntlet's sequential test: the run stops when it accepts a hypothesis."""
+    executor: Executor = LOCAL
+    """Where the games run; not a setting of the games (see settings()), so a database
+    is resumed under either executor."""
 
     @property
     def bot_names(self) -> tuple[str, ...]:
@@ -155,9 +164,20 @@ class LadderConfig:
         concurrency: int | None = None,
         database: Path | None = None,
         sandbox: bool | None = None,
+        executor: str | None = None,
+        ray_address: str | None = None,
     ) -> LadderConfig:
         """Command-line overrides, checked as strictly as the file's own values."""
         cfg = self
+        if executor is not None or ray_address is not None:
+            kind = executor or ("ray" if ray_address is not None else cfg.executor.kind)
+            if kind not in EXECUTORS:
+                raise ConfigError(f"--executor {kind}: expected one of {', '.join(EXECUTORS)}")
+            if ray_address is not None and kind != "ray":
+                raise ConfigError("--ray-address: the games run on Ray only with --executor ray")
+            cfg = replace(cfg, executor=replace(
+                cfg.executor, kind="ray" if kind == "ray" else "local",
+                address=ray_address if ray_address is not None else cfg.executor.address))
         if sandbox is not None:
             cfg = replace(cfg, sandbox=sandbox)
         if games_per_pairing is not None:
@@ -323,6 +343,7 @@ def parse_ladder(text: str, path: Path) -> LadderConfig:
                       "on TCP: keep transport = \"unix\", or set sandbox = false")
 
     sprt = _read_sprt(r, data.get("sprt"), fmt)
+    executor = _read_executor(r, data.get("executor", "local"), data.get("ray"))
 
     return LadderConfig(
         name=name.strip(),
@@ -344,6 +365,7 @@ def parse_ladder(text: str, path: Path) -> LadderConfig:
         fresh_processes=flags["fresh_processes"],
         caps=caps,
         sprt=sprt,
+        executor=executor,
     )
 
 
@@ -517,6 +539,29 @@ def _read_time_control(r: _Reader, value: Any) -> TimeControl:
                           "seconds" if key != "allowance" else f"{v!r}: expected 0 or more")
         out[key] = float(v)
     return replace(defaults, **out)
+
+
+def _read_executor(r: _Reader, kind: Any, ray: Any) -> Executor:
+    if kind not in EXECUTORS:
+        raise r.error(("executor",), f"{kind!r}: expected one of {', '.join(map(repr, EXECUTORS))}")
+    if ray is None:
+        return Executor(kind)
+    if not isinstance(ray, dict):
+        raise r.error(("ray",), "expected a table: [ray] with address and workers")
+    if kind != "ray":
+        raise r.error(("ray",), "[ray] is for games on a Ray cluster: set executor = \"ray\" "
+                      "or remove [ray]")
+    for key in ray:
+        if key not in _RAY_KEYS:
+            raise r.error(("ray", key), _unknown([key], _RAY_KEYS))
+    address = ray.get("address")
+    if address is not None and (not isinstance(address, str) or not address.strip()):
+        raise r.error(("ray", "address"), f"{address!r}: expected a cluster's address, e.g. "
+                      "\"10.0.0.2:6379\" (as `ray start --head` prints it) or \"auto\"")
+    workers = ray.get("workers")
+    if workers is not None and (not _is_int(workers) or workers < 1):
+        raise r.error(("ray", "workers"), f"{workers!r}: expected a whole number of at least 1")
+    return Executor(kind, address=address, workers=workers)
 
 
 def _read_limits(r: _Reader, value: Any) -> Limits:

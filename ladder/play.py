@@ -208,7 +208,7 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
                     specs(), rules=cfg.rules, concurrency=concurrency, log_dir=cfg.logs,
                     on_done=lambda spec, log: send.send_nowait((spec, log)),
                     transport=cfg.transport, sandbox=cfg.sandbox, caps=cfg.caps,
-                    fresh_processes=cfg.fresh_processes,
+                    fresh_processes=cfg.fresh_processes, executor=cfg.executor,
                 )
 
     stopped_by: str | None = None

@@ -1,0 +1,400 @@
+"""Games on a Ray cluster: this process hands out games and takes back their logs; arena
+worker processes on the cluster's nodes play them.
+
+Each worker is a Ray actor that runs the same game loop as a local run (arena.game_loop,
+on trio, in a thread of its own that lives as long as the actor), with the same process
+cache, sandbox and time control, on the node where Ray placed it. An actor rather than a
+task per game, because a worker keeps its bot processes between games as a local worker
+does (a Python bot takes about a second to start: paid once a night, not once a game),
+and because each game's log comes back the moment it ends, to be stored as a local run
+stores it. The one SQLite store stays with the caller, so resume, exactly-once storage,
+verify and ratings are the same whichever executor played.
+
+Bots reach the workers by path: every node must hold each bot at the path its manifest
+was read from (a shared filesystem, or the same checkout everywhere), and the arena
+installed in the Python the cluster runs. A worker reads each bot's manifest again on its
+own node before it plays it and refuses a game whose bot is not the registered one
+(another digest), so a node with stale files cannot play under the registered name.
+
+A worker lost with its node (or killed) loses the games it was playing: their logs never
+arrive, so nothing of them is stored, and no bot is charged a fault for them. Each is
+handed out again, from its spec, to a worker still standing, and the lost worker is
+replaced wherever the cluster finds room for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import os
+import socket
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from arena.core.rules import RuleSet
+from arena.errors import ConfigError
+from arena.game_loop import play_game
+from arena.gamelog import GameLog
+from arena.manifest import BotManifest, load_manifest
+from arena.process_cache import Worker
+from arena.processes import BotPool, open_bot_pool
+from arena.sandbox import Limits
+from arena.spec import Executor, GameSpec, Transport
+
+__all__ = ["GameLostError", "RayWorkerSettings", "require_ray", "run_games_on_ray"]
+
+MAX_LOSSES = 3
+"""Times one game may lose its worker before the run gives up on it: a game that kills
+every worker it lands on is a bug to look at, not to retry all night."""
+CLOSE_TIMEOUT = 15.0
+"""Seconds a worker has to stop its games and bots at the end before it is killed."""
+
+
+def require_ray() -> None:
+    """ConfigError, saying how to install it, where Ray is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        raise ConfigError("executor 'ray' needs Ray, an extra of the arena: "
+                          "pip install 'euchre-arena[ray]'")
+
+
+class GameLostError(Exception):
+    """A game lost its worker MAX_LOSSES times."""
+
+
+@dataclass(frozen=True)
+class RayWorkerSettings:
+    """What every worker needs to play as a local run would: the run's settings, less
+    the games. Plain values, sent to each actor once."""
+
+    rules: RuleSet
+    log_dir: Path
+    transport: Transport
+    startup_timeout: float
+    grace: float
+    sandbox: bool
+    caps: Limits
+    fresh_processes: bool
+
+
+class RayWorker:
+    """The actor: a trio loop in a thread of its own, holding a bot pool and one process
+    cache (arena.process_cache.Worker) per game it plays at once.
+
+    The loop lives in one long-lived thread because bot processes die with the thread that
+    started them (PDEATHSIG, see arena.processes): Ray's method threads come and go, this
+    one stays. Ray calls `play` from up to `max_concurrency` threads at once; each hands
+    its game to the loop and blocks until the log is back."""
+
+    def __init__(self, settings: RayWorkerSettings, index: int) -> None:
+        self._settings = settings
+        self._index = index
+        self._checked: dict[tuple[Path, str], str | None] = {}
+        self._check_lock = threading.Lock()
+        self._free: list[Worker] = []
+        self._made = 0
+        self._started = threading.Event()
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._pool: BotPool | None = None
+        self._stop: trio.Event | None = None
+        self._failed: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="arena-games", daemon=True)
+        self._thread.start()
+        self._started.wait()
+        if self._failed is not None:
+            raise self._failed
+
+    def ready(self) -> str:
+        """Where the worker runs, once it can play: the caller waits on this before it
+        hands the worker a game, so a worker the cluster cannot place holds none."""
+        import ray
+
+        node = ray.get_runtime_context().get_node_id()
+        return f"node {node[:12]} ({socket.gethostname()}, pid {os.getpid()})"
+
+    def play(self, spec: GameSpec) -> GameLog:
+        self._check_bots(spec)
+        assert self._token is not None
+        return trio.from_thread.run(self._play, spec, trio_token=self._token)
+
+    def close(self) -> None:
+        """Stops the games still running and every bot process, then the loop."""
+        if self._token is not None and self._stop is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                trio.from_thread.run_sync(self._stop.set, trio_token=self._token)
+        self._thread.join(CLOSE_TIMEOUT)
+
+    def _run(self) -> None:
+        try:
+            trio.run(self._main)
+        except BaseException as e:  # pragma: no cover - a loop that could not start
+            self._failed = e
+            self._started.set()
+
+    async def _main(self) -> None:
+        self._token = trio.lowlevel.current_trio_token()
+        self._stop = trio.Event()
+        self._settings.log_dir.mkdir(parents=True, exist_ok=True)
+        async with open_bot_pool() as pool:
+            self._pool = pool
+            self._started.set()
+            try:
+                await self._stop.wait()
+            finally:
+                with trio.CancelScope(shield=True):
+                    for worker in self._free:
+                        await worker.close()
+
+    async def _play(self, spec: GameSpec) -> GameLog:
+        worker = self._free.pop() if self._free else self._new_worker()
+        try:
+            log = await play_game(worker, spec)
+        except BaseException:
+            with trio.CancelScope(shield=True):
+                await worker.close()
+            raise
+        if self._settings.fresh_processes:
+            await worker.close()
+        self._free.append(worker)
+        return log
+
+    def _new_worker(self) -> Worker:
+        s = self._settings
+        assert self._pool is not None
+        self._made += 1
+        return Worker(self._pool, s.rules, s.log_dir, name=f"ray{self._index}.{self._made}",
+                      transport=s.transport, startup_timeout=s.startup_timeout, grace=s.grace,
+                      sandbox=s.sandbox, caps=s.caps)
+
+    def _check_bots(self, spec: GameSpec) -> None:
+        """Each bot's manifest read again here, on this node: its digest must be the one
+        the caller registered, or the game would be recorded under a name and version that
+        did not play it."""
+        for bot in spec.seat_bots:
+            if not isinstance(bot, BotManifest) or bot.command is None or bot.source is None:
+                continue
+            key = (bot.source, bot.digest)
+            with self._check_lock:
+                if key not in self._checked:
+                    self._checked[key] = _mismatch(bot)
+                problem = self._checked[key]
+            if problem is not None:
+                raise ConfigError(f"{bot.name} on {socket.gethostname()}: {problem}")
+
+
+def _mismatch(bot: BotManifest) -> str | None:
+    assert bot.source is not None
+    try:
+        here = load_manifest(str(bot.source))
+    except ConfigError as e:
+        return f"its manifest cannot be read on this node: {e}"
+    if here.digest != bot.digest:
+        return (f"{bot.source} holds another version here (digest {here.digest}, registered "
+                f"{bot.digest}): every node must hold the same bot files at the same path")
+    return None
+
+
+class _Work:
+    """The games still to hand out: those lost with a worker first, then the caller's,
+    taken lazily and in order (a decided SPRT stops the caller's iterator)."""
+
+    def __init__(self, specs: Iterable[GameSpec]) -> None:
+        self._specs: Iterator[GameSpec] = iter(specs)
+        self._exhausted = False
+        self._again: deque[GameSpec] = deque()
+        self._losses: dict[str, int] = {}
+        self.in_flight = 0
+        self._changed = trio.Event()
+
+    async def take(self) -> GameSpec | None:
+        """The next game, or None once every game is handed out and none is in play."""
+        while True:
+            spec = self._again.popleft() if self._again else None
+            if spec is None and not self._exhausted:
+                spec = next(self._specs, None)
+                self._exhausted = spec is None
+            if spec is not None:
+                self.in_flight += 1
+                return spec
+            if self.in_flight == 0:
+                return None
+            await self._changed.wait()
+
+    def done(self) -> None:
+        self.in_flight -= 1
+        self._notify()
+
+    def lost(self, spec: GameSpec) -> None:
+        n = self._losses[spec.game_id] = self._losses.get(spec.game_id, 0) + 1
+        if n >= MAX_LOSSES:
+            raise GameLostError(f"game {spec.game_id} lost its worker {n} times; giving up")
+        self._again.appendleft(spec)
+        self.in_flight -= 1
+        self._notify()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+
+
+async def _result(ref: Any) -> Any:
+    """Waits for a Ray object without a thread: the future's callback wakes trio. A
+    cancelled wait asks Ray to cancel the call (the worker's own close stops the game)."""
+    token = trio.lowlevel.current_trio_token()
+    future = ref.future()
+    arrived = trio.Event()
+
+    def wake(_: object) -> None:
+        with contextlib.suppress(trio.RunFinishedError):
+            token.run_sync_soon(arrived.set)
+
+    future.add_done_callback(wake)
+    await arrived.wait()
+    return future.result()
+
+
+class _Slot:
+    """One worker place on the cluster: an actor, replaced when it is lost."""
+
+    def __init__(self, index: int, make: Callable[[int], Any],
+                 notice: Callable[[str], object]) -> None:
+        self.index = index
+        self._make = make
+        self._notice = notice
+        self.actor: Any = None
+        self.generation = 0
+        self._lock = trio.Lock()
+        self.started: list[Any] = []
+        """Every actor that answered `ready`: each is closed at the end."""
+        self.pending: list[Any] = []
+        """Actors asked for and not yet placed: killed at the end, with nothing to close."""
+
+    async def ready_actor(self) -> tuple[Any, int]:
+        async with self._lock:
+            if self.actor is None:
+                actor = self._make(self.index)
+                self.pending.append(actor)
+                where = await _result(actor.ready.remote())
+                self.pending.remove(actor)
+                self._notice(f"ray: worker {self.index} ready on {where}")
+                self.started.append(actor)
+                self.actor = actor
+                self.generation += 1
+            return self.actor, self.generation
+
+    def lost(self, generation: int) -> None:
+        if generation == self.generation:
+            self.actor = None
+
+
+async def run_games_on_ray(
+    specs: Iterable[GameSpec],
+    *,
+    settings: RayWorkerSettings,
+    concurrency: int,
+    executor: Executor,
+    on_done: Callable[[GameSpec, GameLog], object],
+    notice: Callable[[str], object] = print,
+) -> None:
+    """Plays the specs on `executor.workers` Ray actors (default: one per game at once),
+    `concurrency` games at once in all; calls on_done(spec, log) in trio's thread as
+    each game finishes. Starts a cluster of this machine alone when no address is given,
+    and stops it after. `notice` hears where each worker starts, and of workers lost and games
+    handed out again."""
+    require_ray()
+    import ray
+    import ray.exceptions as rex
+
+    lost_errors = tuple(
+        getattr(rex, n) for n in ("RayActorError", "ActorUnavailableError", "WorkerCrashedError",
+                                  "NodeDiedError", "ObjectLostError", "OwnerDiedError")
+        if hasattr(rex, n)
+    )
+    workers = max(1, min(executor.workers or concurrency, concurrency))
+    per_worker = math.ceil(concurrency / workers)
+    started_here = _connect(ray, executor.address, cpus=workers)
+    actor_class = ray.remote(RayWorker).options(num_cpus=1, max_concurrency=per_worker,
+                                                max_restarts=0)
+    slots = [_Slot(i, lambda i: actor_class.remote(settings, i), notice) for i in range(workers)]
+    work = _Work(specs)
+    unwrapped: BaseException | None = None
+    try:
+        async with trio.open_nursery() as nursery:
+
+            async def play(slot: _Slot) -> None:
+                while True:
+                    try:
+                        actor, generation = await slot.ready_actor()
+                    except lost_errors:
+                        await trio.sleep(1.0)  # lost while starting: try again, unhurried
+                        continue
+                    spec = await work.take()
+                    if spec is None:
+                        nursery.cancel_scope.cancel()  # every game is in: stop the waiting
+                        return
+                    try:
+                        log = await _result(actor.play.remote(spec))
+                    except lost_errors as e:
+                        slot.lost(generation)
+                        work.lost(spec)
+                        notice(f"ray: worker {slot.index} lost ({type(e).__name__}); game "
+                               f"{spec.game_id} will be played again, nothing of it is kept")
+                        continue
+                    work.done()
+                    on_done(spec, log)
+
+            for slot in slots:
+                for _ in range(per_worker):
+                    nursery.start_soon(play, slot)
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) != 1:
+            raise
+        unwrapped = group.exceptions[0]  # one failure: said as itself, not as a group
+    finally:
+        with trio.CancelScope(shield=True):
+            await _close_all(ray, [a for s in slots for a in s.started],
+                             [a for s in slots for a in s.pending])
+            if started_here:
+                ray.shutdown()
+    if unwrapped is not None:
+        raise unwrapped
+
+
+async def _close_all(ray: Any, started: list[Any], pending: list[Any]) -> None:
+    """Each worker stops its bots in order; one that does not answer in time is killed
+    (its bots die with it: PDEATHSIG)."""
+    closing = [a.close.remote() for a in started]
+    with trio.move_on_after(CLOSE_TIMEOUT):
+        for ref in closing:
+            with contextlib.suppress(Exception):
+                await _result(ref)
+    for a in started + pending:
+        with contextlib.suppress(Exception):
+            ray.kill(a)
+
+
+def _connect(ray: Any, address: str | None, *, cpus: int) -> bool:
+    """Joins the cluster at `address`, or starts one of this machine alone (with room
+    for every worker: a worker asks for one CPU, and most of its time is spent waiting on
+    bots). True if this call started it, so the run stops it."""
+    if ray.is_initialized():
+        return False
+    quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
+    try:
+        if address is not None:
+            ray.init(address=address, **quiet)
+            return True  # disconnects at the end; the cluster itself goes on
+        ray.init(address="local", num_cpus=max(cpus, os.cpu_count() or 1),
+                 include_dashboard=False, **quiet)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        where = address or "a cluster on this machine"
+        raise ConfigError(f"ray: cannot connect to {where}: {e}") from None
+    return True
