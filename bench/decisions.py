@@ -7,8 +7,10 @@ through the trio/gRPC bridge of arena/wire/client.py, decode and judge the answe
 The bare path: a plain grpcio client (no arena, no trio) sending a prebuilt request of
 the same size to the same trivial bot process. Both run in this process, interleaved in
 blocks, so the machine's noise falls on both; the line `ratio: X.XX` is arena / bare
-(target: at most 1.25). Then `arena match random random` at concurrency = cores: games/s
-and CPU use (the arena's process and the bots' processes apart).
+(target: at most 1.25), and `cpu ratio: X.XX` the same for this process's CPU time per
+call (all its threads: gRPC's included), the arena's path over the bare one (target: at
+most 1.25). Then `arena match random random` at concurrency = cores: games/s and CPU use
+(the arena's process and the bots' processes apart).
 """
 
 from __future__ import annotations
@@ -62,12 +64,15 @@ def bare_request(view) -> bot_pb2.DecideRequest:
     return req
 
 
-async def measure_round_trips(calls: int, block: int) -> tuple[list[float], list[float], int]:
+async def measure_round_trips(
+    calls: int, block: int
+) -> tuple[list[float], list[float], int, float, float]:
     views = sample_states(200)
     requests = [bare_request(v) for v in views]
     size = sum(r.ByteSize() for r in requests) // len(requests)
     arena_times: list[float] = []
     bare_times: list[float] = []
+    arena_cpu = bare_cpu = 0.0
     log_dir = Path(tempfile.mkdtemp(prefix="bench-decisions-"))
     async with open_bot_pool() as pool:
         spec = LaunchSpec("trivial", (sys.executable, str(ROOT / "bench" / "trivial_bot.py")),
@@ -81,6 +86,7 @@ async def measure_round_trips(calls: int, block: int) -> tuple[list[float], list
             await client.decide("bench", i, views[i], [], 2.0, 60.0)
         done = 0
         while done < calls:
+            cpu0 = time.process_time()
             for i in range(block):
                 k = (done + i) % len(views)
                 game_view = views[k]
@@ -90,15 +96,18 @@ async def measure_round_trips(calls: int, block: int) -> tuple[list[float], list
                 if action not in game_view.legal_actions:
                     raise SystemExit("the trivial bot answered an illegal action")
                 arena_times.append(time.perf_counter() - t0)
+            cpu1 = time.process_time()
+            arena_cpu += cpu1 - cpu0
             for i in range(block):
                 req = requests[(done + i) % len(requests)]
                 t0 = time.perf_counter()
                 stub.Decide(req, timeout=5)
                 bare_times.append(time.perf_counter() - t0)
+            bare_cpu += time.process_time() - cpu1
             done += block
         channel.close()
         client.close()
-    return arena_times, bare_times, size
+    return arena_times, bare_times, size, arena_cpu / len(arena_times), bare_cpu / len(bare_times)
 
 
 async def bridge_floor(calls: int) -> dict[str, float]:
@@ -181,13 +190,16 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=100, help="calls per interleaved block")
     parser.add_argument("--games", type=int, default=40, help="games for the match figures")
     args = parser.parse_args()
-    arena_t, bare_t, size = trio.run(measure_round_trips, args.calls, args.block)
+    arena_t, bare_t, size, arena_cpu, bare_cpu = trio.run(measure_round_trips, args.calls,
+                                                          args.block)
     a = statistics.median(arena_t) * 1000
     b = statistics.median(bare_t) * 1000
     print(f"one decision, {args.calls} calls per path, requests of {size} bytes on average")
     print(f"  through the arena   median {a:.3f} ms   mean {statistics.fmean(arena_t) * 1000:.3f} ms")
     print(f"  bare grpcio         median {b:.3f} ms   mean {statistics.fmean(bare_t) * 1000:.3f} ms")
     print(f"ratio: {a / b:.2f}")
+    print(f"  CPU per call: arena {arena_cpu * 1e6:.0f} µs, bare grpcio {bare_cpu * 1e6:.0f} µs")
+    print(f"cpu ratio: {arena_cpu / bare_cpu:.2f}")
     floor = trio.run(bridge_floor, args.calls)
     base = floor["blocking call"]
     print("the trio/gRPC bridge alone (no arena code), median per call:")
