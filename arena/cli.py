@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING
 from arena import __version__
 from arena.check_rules import CHECK_EXTRA_RULES
 from arena.cli_args import (
+    add_executor_options,
     add_process_options,
     add_sandbox_option,
     add_time_options,
     check_sandbox_args,
+    executor_from_args,
     positive_int,
     seconds_arg,
     seed_arg,
@@ -67,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder for game records and bot logs (default runs/match-TIME)")
     add_time_options(m)
     add_process_options(m)
+    add_executor_options(m)
     m.add_argument("--fail-on-fault", action="store_true",
                    help="exit with status 3 when any game had a fault (for scripts; "
                    "by default a match that ran to its end exits 0, faults or not)")
@@ -152,6 +155,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     from arena.ui import GameProgress
 
     rules = preset(args.rules)
+    executor = executor_from_args(args)
     bot_a = load_manifest(args.bot_a)
     bot_b = load_manifest(args.bot_b)
     out = args.out or Path("runs") / f"match-{datetime.now():%Y%m%d-%H%M%S}"
@@ -179,7 +183,7 @@ def cmd_match(args: argparse.Namespace) -> int:
             match_specs(cfg), rules=rules, concurrency=cfg.concurrency, log_dir=out / "logs",
             on_done=on_done, transport=cfg.transport, sandbox=cfg.sandbox,
             fresh_processes=cfg.fresh_processes, startup_timeout=args.start_limit,
-            grace=args.grace,
+            grace=args.grace, executor=executor,
         ))
     elapsed = time.monotonic() - started
     print_match_table(logs, [bot_a.name, bot_b.name], elapsed)

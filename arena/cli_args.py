@@ -8,7 +8,7 @@ import argparse
 
 from arena.core.game import MAX_SEED
 from arena.errors import ConfigError
-from arena.spec import FaultPolicy, TimeControl
+from arena.spec import EXECUTORS, LOCAL, Executor, FaultPolicy, TimeControl, require_ray
 
 
 def positive_int(text: str) -> int:
@@ -63,6 +63,27 @@ def add_process_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--grace", type=seconds_arg, default=2.0, metavar="SECONDS",
                    help="how long a bot has to exit after SIGTERM before it is killed "
                    "(default 2)")
+
+
+def add_executor_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--executor", choices=EXECUTORS, default=None,
+                   help="where games run: 'local', in this process (default), or 'ray', on "
+                   "worker processes of a Ray cluster (pip install 'euchre-arena[ray]')")
+    p.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                   help="a running Ray cluster (as 'ray start --head' prints it, or 'auto'); "
+                   "default: a cluster of this machine alone, started for the run")
+
+
+def executor_from_args(args: argparse.Namespace) -> Executor:
+    """The executor --executor and --ray-address ask for (local when neither is given);
+    ConfigError for an address without Ray, or Ray where it is not installed."""
+    kind = args.executor or ("ray" if args.ray_address is not None else "local")
+    if args.ray_address is not None and kind != "ray":
+        raise ConfigError("--ray-address: the games run on Ray only with --executor ray")
+    if kind == "ray":
+        require_ray()
+        return Executor("ray", address=args.ray_address)
+    return LOCAL
 
 
 def add_sandbox_option(p: argparse.ArgumentParser) -> None:

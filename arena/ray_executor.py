@@ -46,24 +46,15 @@ from arena.manifest import BotManifest, load_manifest
 from arena.process_cache import Worker
 from arena.processes import BotPool, open_bot_pool
 from arena.sandbox import Limits
-from arena.spec import Executor, GameSpec, Transport
+from arena.spec import Executor, GameSpec, Transport, require_ray
 
-__all__ = ["GameLostError", "RayWorkerSettings", "require_ray", "run_games_on_ray"]
+__all__ = ["GameLostError", "RayWorkerSettings", "run_games_on_ray"]
 
 MAX_LOSSES = 3
 """Times one game may lose its worker before the run gives up on it: a game that kills
 every worker it lands on is a bug to look at, not to retry all night."""
 CLOSE_TIMEOUT = 15.0
 """Seconds a worker has to stop its games and bots at the end before it is killed."""
-
-
-def require_ray() -> None:
-    """ConfigError, saying how to install it, where Ray is missing."""
-    import importlib.util
-
-    if importlib.util.find_spec("ray") is None:
-        raise ConfigError("executor 'ray' needs Ray, an extra of the arena: "
-                          "pip install 'euchre-arena[ray]'")
 
 
 class GameLostError(Exception):

@@ -26,6 +26,7 @@ __all__ = [
     "TimeControl",
     "Transport",
     "default_concurrency",
+    "require_ray",
     "seat_assignment",
 ]
 
@@ -119,6 +120,18 @@ class Executor:
 
 LOCAL = Executor()
 """Every game in this process: the default."""
+
+
+def require_ray() -> None:
+    """ConfigError, saying how to install it, where Ray is missing (checked before a run
+    starts, not when its first game would)."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        from arena.errors import ConfigError
+
+        raise ConfigError("executor 'ray' needs Ray, an extra of the arena: "
+                          "pip install 'euchre-arena[ray]'")
 
 
 def default_concurrency() -> int:

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena import __version__
-from arena.cli_args import positive_int
+from arena.cli_args import add_executor_options, positive_int
 from arena.core.errors import RuleSetError
 from arena.errors import ConfigError
-from arena.spec import EXECUTORS
+from arena.spec import require_ray
 
 if TYPE_CHECKING:  # each command imports what it uses, when it runs
     from rich.console import Console
@@ -99,12 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-sandbox", action="store_true",
                    help="run bots unsealed, with your privileges (trusted bots only; games "
                    "are marked unsandboxed). The same as sandbox = false in the file")
-    r.add_argument("--executor", choices=EXECUTORS, default=None,
-                   help="where games run: 'local' (this process) or 'ray' (worker processes "
-                   "of a Ray cluster; needs pip install 'euchre-arena[ray]'); overrides the file")
-    r.add_argument("--ray-address", default=None, metavar="ADDRESS",
-                   help="a running Ray cluster (as 'ray start --head' prints it, or 'auto'); "
-                   "default: one of this machine alone, started for the run")
+    add_executor_options(r)  # override the file's executor and [ray] address
     _add_by(r)
 
     d = sub.add_parser(
@@ -250,8 +245,6 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
 
         require_sandbox("--no-sandbox, or sandbox = false in the ladder file")
     if cfg.executor.kind == "ray":
-        from arena.ray_executor import require_ray
-
         require_ray()
     challenger = cfg.challenger
     summary_challenger = None

@@ -159,3 +159,23 @@ def test_ray_settings_in_a_ladder_file_are_checked(tmp_path):
     with pytest.raises(ConfigError, match=r"--ray-address: .*only with --executor ray"):
         load("").with_overrides(executor="local", ray_address="127.0.0.1:1")
     assert load("").with_overrides(ray_address="auto").executor.kind == "ray"
+
+
+@pytest.mark.timeout(300)
+def test_a_match_runs_on_a_cluster_it_starts_and_stops(tmp_path):
+    out = tmp_path / "m"
+    done = subprocess.run([str(ARENA), "match", "random", "heuristic", "--games", "2",
+                           "--executor", "ray", "--seed", "4", "--out", str(out)],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert "worker 0 ready on node" in done.stderr
+    assert len(list((out / "games").glob("*.pb"))) == 2
+
+
+def test_a_ray_address_without_the_ray_executor_is_refused(tmp_path):
+    done = subprocess.run([str(ARENA), "match", "random", "random", "--executor", "local",
+                           "--ray-address", "127.0.0.1:1", "--out", str(tmp_path / "m")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--ray-address: the games run on Ray only with --executor ray" in done.stderr
+    assert "Traceback" not in done.stderr
