@@ -18,6 +18,7 @@ import trio
 from arena.core.rules import RuleSet
 from arena.game_loop import play_game
 from arena.gamelog import GameLog
+from arena.observer import Observe
 from arena.process_cache import Worker
 from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.spec import GameSpec, Transport
@@ -38,10 +39,12 @@ async def run_games(
     sandbox: bool = True,
     caps: Limits = DEFAULT_CAPS,
     fresh_processes: bool = False,
+    observe: Observe | None = None,
 ) -> None:
     """Plays the specs (any iterable) on `concurrency` workers; calls on_done(spec, log)
     in the trio thread as each game finishes, in finishing order. Bot processes are
-    sealed unless `sandbox` is false, and with `fresh_processes` none plays two games."""
+    sealed unless `sandbox` is false, and with `fresh_processes` none plays two games.
+    `observe` makes each game's observer (arena.observer), which hears it as it goes."""
     from arena.processes import open_bot_pool
 
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -56,7 +59,7 @@ async def run_games(
         try:
             async with receive:
                 async for spec in receive:
-                    log = await play_game(worker, spec)
+                    log = await play_game(worker, spec, observe(spec) if observe else None)
                     if fresh_processes:
                         await worker.close()
                     on_done(spec, log)
