@@ -344,3 +344,52 @@ def test_ladder_watch_follows_games_of_a_ladder_run_in_another_process(tmp_path)
     frames = _frames(text["one"])
     assert {gid for gid, _, _ in frames} == {first}
     assert re.search(rf"{re.escape(first)}: over, team \d won \d+-\d+", text["one"])
+
+
+@pytest.mark.usefixtures("no_bot_left")
+def test_arena_watch_follows_a_match_given_its_output_folder(tmp_path):
+    out = tmp_path / "m"
+    match = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "match", "random", "heuristic", "--games", "2",
+         "--concurrency", "1", "--out", str(out)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lambda: live_files(out / "live"), 90, "a game to be published", match)
+        watcher = subprocess.run(
+            [sys.executable, "-m", "arena.cli", "watch", str(out), "--seat", "2", "--wait", "4"],
+            cwd=ROOT, capture_output=True, text=True, timeout=180)
+        _, err = match.communicate(timeout=120)
+    finally:
+        if match.poll() is None:  # pragma: no cover - only when an assertion failed
+            match.kill()
+            match.wait()
+    assert match.returncode == 0, err
+    assert f"watch its games live: arena watch {out}" in err
+    assert watcher.returncode == 0, watcher.stdout + watcher.stderr
+    frames = _frames(watcher.stdout)
+    assert frames and all(re.search(r"only what seat 2 \S+ may see", "\n".join(lines))
+                          for _, _, lines in frames)
+    assert "over, team" in watcher.stdout and "nothing more is being played" in watcher.stdout
+    assert not (out / "live").exists()
+
+
+def test_watch_says_what_is_wrong_in_one_line(tmp_path):
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", *args], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=60)
+
+    r = run("arena.cli", "watch", str(tmp_path / "nowhere"))
+    assert r.returncode == 2 and "no such folder" in r.stderr and "Traceback" not in r.stderr
+    (tmp_path / "notamatch").mkdir()
+    r = run("arena.cli", "watch", str(tmp_path / "notamatch"))
+    assert r.returncode == 2 and "not a match's output folder" in r.stderr
+    r = run("arena.cli", "watch")  # no runs/ here
+    assert r.returncode == 2 and "arena watch DIR" in r.stderr
+    (tmp_path / "runs" / "match-20240101-000000" / "games").mkdir(parents=True)
+    r = run("arena.cli", "watch", "--wait", "0.2")
+    assert r.returncode == 1 and "nothing is being played in runs/match-20240101-000000" in r.stdout
+    r = run("arena.cli", "watch", "--seat", "7")
+    assert r.returncode == 2 and "invalid choice" in r.stderr
+    ladder = write_ladder(tmp_path, ['"random"', '"heuristic"'], games=2)
+    r = run("ladder.cli", "watch", str(ladder), "--wait", "0.2", "--game", "x~y~00000")
+    assert r.returncode == 1 and "no game 'x~y~00000' is being played" in r.stdout
