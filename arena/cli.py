@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING
 from arena import __version__
 from arena.check_rules import CHECK_EXTRA_RULES
 from arena.cli_args import (
+    WATCH_WAIT,
     add_executor_options,
     add_process_options,
     add_sandbox_option,
     add_time_options,
+    add_watch_options,
     check_sandbox_args,
     executor_from_args,
     positive_int,
@@ -100,6 +102,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write a self-contained HTML viewer instead")
     r.add_argument("--json", action="store_true", help="print the record as JSON")
 
+    w = sub.add_parser("watch", help="follow a game of a running match in the terminal",
+                       description="Follow a game of 'arena match' while it is played (run "
+                       "the match in another terminal): every seat's cards, or one seat's "
+                       "view with --seat, redrawn as each action is played; when the game "
+                       "ends, the next game in progress. Ends on Ctrl-C, or when nothing "
+                       f"has been played for --wait seconds (default {WATCH_WAIT:g}), saying "
+                       "so. DIR is the match's output folder (--out; default: the newest "
+                       "folder under runs/ with a game in progress, else the newest match "
+                       "there). The match writes each game in progress to DIR/live/ "
+                       "(removed as each game ends); watching only reads them, and never "
+                       "slows the games. For a ladder: 'ladder watch LADDER.toml'.")
+    w.add_argument("dir", nargs="?", default=None, metavar="DIR")
+    add_watch_options(w)
+
     v = sub.add_parser("verify", help="re-check recorded games against the rules",
                        description="Replays each record through the rules engine from its seed "
                        "and actions; exits 1 naming the first divergence.")
@@ -129,6 +145,11 @@ def main(argv: list[str] | None = None) -> int:
             from arena.replay_cli import cmd_verify
 
             return cmd_verify(args)
+        if args.command == "watch":
+            from arena.watch_cli import match_live_folder, watch
+
+            return watch(match_live_folder(args.dir), seat=args.seat, game_id=args.game,
+                         wait=args.wait)
     except (ConfigError, RuleSetError) as e:
         print(f"arena: error: {e}", file=sys.stderr)
         return 2
@@ -149,6 +170,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     import trio
 
     from arena import records
+    from arena.live_files import LiveFolder, LiveFolderUnsafe
     from arena.match import MatchConfig, match_specs
     from arena.report import print_match_table
     from arena.runner import run_games, run_until_signal
@@ -177,14 +199,26 @@ def cmd_match(args: argparse.Namespace) -> int:
         logs.append(log)
         progress.game_done(log)
 
+    try:
+        live: LiveFolder | None = LiveFolder.for_run(out / "live", [bot_a, bot_b],
+                                                     sealed=cfg.sandbox)
+        print(f"watch its games live: arena watch {out}", file=sys.stderr)
+    except LiveFolderUnsafe as e:
+        live = None
+        print(f"arena: warning: {e}", file=sys.stderr)
     started = time.monotonic()
-    with progress:
-        stopped_by = trio.run(run_until_signal, lambda: run_games(
-            match_specs(cfg), rules=rules, concurrency=cfg.concurrency, log_dir=out / "logs",
-            on_done=on_done, transport=cfg.transport, sandbox=cfg.sandbox,
-            fresh_processes=cfg.fresh_processes, startup_timeout=args.start_limit,
-            grace=args.grace, executor=executor,
-        ))
+    try:
+        with progress:
+            stopped_by = trio.run(run_until_signal, lambda: run_games(
+                match_specs(cfg), rules=rules, concurrency=cfg.concurrency,
+                log_dir=out / "logs", on_done=on_done, transport=cfg.transport,
+                sandbox=cfg.sandbox, fresh_processes=cfg.fresh_processes,
+                startup_timeout=args.start_limit, grace=args.grace, observe=live,
+                executor=executor,
+            ))
+    finally:
+        if live is not None:
+            live.close()
     elapsed = time.monotonic() - started
     print_match_table(logs, [bot_a.name, bot_b.name], elapsed)
     print(f"records and bot logs: {out}")

@@ -104,3 +104,21 @@ def check_sandbox_args(args: argparse.Namespace) -> bool:
 
     require_sandbox("add --no-sandbox")
     return True
+
+
+WATCH_WAIT = 5.0
+"""Seconds a watcher waits for a game to start before saying nothing is being played."""
+
+
+def add_watch_options(p: argparse.ArgumentParser) -> None:
+    """`arena watch` and `ladder watch`."""
+    p.add_argument("--seat", type=int, choices=range(6), default=None, metavar="N",
+                   help="show only what seat N may see: its view, exactly as its bot is "
+                   "given it (default: every seat's cards)")
+    p.add_argument("--game", default=None, metavar="ID",
+                   help="follow this game (its id, as 'ladder games' and the frames show "
+                   "it) and stop when it ends (default: the game in progress that started "
+                   "last, then the next, and so on)")
+    p.add_argument("--wait", type=seconds_arg, default=WATCH_WAIT, metavar="SECONDS",
+                   help="how long to wait for a game to start before saying that nothing "
+                   f"is being played and exiting (default {WATCH_WAIT:g}; inf: forever)")

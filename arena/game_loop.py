@@ -22,6 +22,7 @@ from arena.core.view import SeatView, seat_view
 from arena.faults import BotFault, Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
 from arena.manifest import BotManifest
+from arena.observer import GameObserver
 from arena.process_cache import BotInstance, Worker
 from arena.processes import describe_exit
 from arena.spec import FaultPolicy, GameSpec, HouseSeat
@@ -51,9 +52,10 @@ class _Forfeit(Exception):
 class GameRun:
     """The state of one game being played; play() drives it to the end."""
 
-    def __init__(self, worker: Worker, spec: GameSpec) -> None:
+    def __init__(self, worker: Worker, spec: GameSpec, observer: GameObserver | None = None) -> None:
         self.worker = worker
         self.spec = spec
+        self.observer = observer
         self.game = GameState(spec.rules, spec.seed, spec.first_dealer)
         self.feed = EventFeed(self.game)
         self.rng = random.Random(spec.seed ^ 0x5EED)
@@ -95,6 +97,26 @@ class GameRun:
             raise _Forfeit(seat.seat)
 
     async def play(self) -> GameLog:
+        # Every seat is named from the start, so a game forfeited while starting its bots
+        # still has a whole record (and counts in everyone's figures).
+        self.log.seats = tuple(self._seat_bot(st.manifest, st.seat) for st in self.seats)
+        observer = self.observer
+        if observer is not None:
+            observer.started(self.log)
+            observer.happened((self.game.dealt,), False)
+        try:
+            await self._play_out()
+        except BaseException:  # stopped (cancelled) or broken: the game has no end
+            if observer is not None:
+                observer.ended(None)
+            raise
+        if observer is not None:
+            observer.ended(self.log)
+        await self._end_game()
+        self.log.finished_ms = int(time.time() * 1000)
+        return self.log
+
+    async def _play_out(self) -> None:
         try:
             await self._acquire()
             await self._start_game()
@@ -104,15 +126,9 @@ class GameRun:
         except _Forfeit as f:
             self.recorder.finish(GameEnd.FORFEIT, 1 - f.seat % 2)
             self.feed.forfeit(f.seat % 2)
-        await self._end_game()
-        self.log.finished_ms = int(time.time() * 1000)
-        return self.log
 
     async def _acquire(self) -> None:
-        # Every seat is named from the start, so a game forfeited while starting its bots
-        # still has a whole record (and counts in everyone's figures).
-        seats = [self._seat_bot(st.manifest, st.seat) for st in self.seats]
-        self.log.seats = tuple(seats)
+        seats = list(self.log.seats)
         counts: dict[str, int] = {}
         wanted: list[tuple[_Seat, BotManifest, int]] = []
         for st in self.seats:
@@ -195,6 +211,8 @@ class GameRun:
         # The one stream of the game: recorded whole, and told to each seat as it may see.
         self.recorder.record(happened, think_us, substituted)
         self.feed.tell(happened)
+        if self.observer is not None:
+            self.observer.happened(happened, substituted)
         st.decisions += 1
 
     async def _ask(self, st: _Seat, view: SeatView, events: list[Event]) -> tuple[Action, float]:
@@ -266,5 +284,7 @@ async def _crash_or(inst: BotInstance, fault: BotFault) -> BotFault:
     return BotFault(FaultKind.CRASHED, f"the bot's process {how}; its last output:\n{tail}")
 
 
-async def play_game(worker: Worker, spec: GameSpec) -> GameLog:
-    return await GameRun(worker, spec).play()
+async def play_game(worker: Worker, spec: GameSpec, observer: GameObserver | None = None
+                    ) -> GameLog:
+    """Plays one game; `observer` (see arena.observer) hears it as it is played."""
+    return await GameRun(worker, spec, observer).play()

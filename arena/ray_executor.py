@@ -43,6 +43,7 @@ from arena.errors import ConfigError
 from arena.game_loop import play_game
 from arena.gamelog import GameLog
 from arena.manifest import BotManifest, load_manifest
+from arena.observer import Observe
 from arena.process_cache import Worker
 from arena.processes import BotPool, open_bot_pool
 from arena.sandbox import Limits
@@ -74,6 +75,8 @@ class RayWorkerSettings:
     sandbox: bool
     caps: Limits
     fresh_processes: bool
+    observe: Observe | None = None
+    """Each game's observer, made on the worker (live files are written on its node)."""
 
 
 class RayWorker:
@@ -147,7 +150,8 @@ class RayWorker:
     async def _play(self, spec: GameSpec) -> GameLog:
         worker = self._free.pop() if self._free else self._new_worker()
         try:
-            log = await play_game(worker, spec)
+            observe = self._settings.observe
+            log = await play_game(worker, spec, observe(spec) if observe else None)
         except BaseException:
             with trio.CancelScope(shield=True):
                 await worker.close()

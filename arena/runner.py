@@ -19,6 +19,7 @@ import trio
 from arena.core.rules import RuleSet
 from arena.game_loop import play_game
 from arena.gamelog import GameLog
+from arena.observer import Observe
 from arena.process_cache import Worker
 from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.spec import Executor, GameSpec, Transport
@@ -41,12 +42,15 @@ async def run_games(
     fresh_processes: bool = False,
     executor: Executor | None = None,
     notice: Callable[[str], object] | None = None,
+    observe: Observe | None = None,
 ) -> None:
     """Plays the specs (any iterable) on `concurrency` workers; calls on_done(spec, log)
     in the trio thread as each game finishes, in finishing order. Bot processes are
     sealed unless `sandbox` is false, and with `fresh_processes` none plays two games.
     With a Ray executor the workers are processes of a Ray cluster (arena.ray_executor),
-    and `notice` (default: standard error) hears of workers lost."""
+    and `notice` (default: standard error) hears of workers lost. `observe` makes each
+    game's observer (arena.observer), which hears it as it goes (on a Ray worker too: it
+    is sent there with the settings)."""
     from arena.processes import open_bot_pool
 
     if executor is not None and executor.kind == "ray":
@@ -54,7 +58,8 @@ async def run_games(
 
         settings = RayWorkerSettings(rules=rules, log_dir=log_dir, transport=transport,
                                      startup_timeout=startup_timeout, grace=grace,
-                                     sandbox=sandbox, caps=caps, fresh_processes=fresh_processes)
+                                     sandbox=sandbox, caps=caps, fresh_processes=fresh_processes,
+                                     observe=observe)
         await run_games_on_ray(specs, settings=settings, concurrency=concurrency,
                                executor=executor, on_done=on_done,
                                notice=notice or _to_stderr)
@@ -72,7 +77,7 @@ async def run_games(
         try:
             async with receive:
                 async for spec in receive:
-                    log = await play_game(worker, spec)
+                    log = await play_game(worker, spec, observe(spec) if observe else None)
                     if fresh_processes:
                         await worker.close()
                     on_done(spec, log)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena import __version__
-from arena.cli_args import add_executor_options, positive_int
+from arena.cli_args import WATCH_WAIT, add_executor_options, add_watch_options, positive_int
 from arena.core.errors import RuleSetError
 from arena.errors import ConfigError
 from arena.spec import require_ray
@@ -25,6 +25,7 @@ from arena.spec import require_ray
 if TYPE_CHECKING:  # each command imports what it uses, when it runs
     from rich.console import Console
 
+    from arena.live_files import LiveFolder
     from arena.stats import BotStats
     from ladder.config import LadderConfig
     from ladder.sprt import SprtState
@@ -157,6 +158,19 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write every table as a CSV file into DIR (standings.csv, "
                     "gaps.csv, los.csv, crosstable.csv, bots.csv, curve.csv)")
     _add_by(rp)
+
+    w = sub.add_parser(
+        "watch", help="follow a game of a running ladder in the terminal",
+        description="Follow a game of a ladder while 'ladder run' plays it (in another "
+        "terminal, or on this machine in the background): every seat's cards, or one "
+        "seat's view with --seat, redrawn as each action is played; when the game ends, "
+        "the next game in progress. Ends on Ctrl-C, or when nothing has been played for "
+        f"--wait seconds (default {WATCH_WAIT:g}), saying so. Watching never slows the games: "
+        "the run writes each game in progress to a file beside its database "
+        "(NAME-live/, removed as each game ends) and this only reads them.",
+    )
+    w.add_argument("ladder", metavar="LADDER")
+    add_watch_options(w)
     return parser
 
 
@@ -191,6 +205,8 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return cmd_games(args)
         if args.command == "report":
             return cmd_report(args)
+        if args.command == "watch":
+            return cmd_watch(args)
     except (ConfigError, RuleSetError) as e:
         print(f"ladder: error: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -250,7 +266,13 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
     summary_challenger = None
     observer = None if quiet else LiveView(by=by, prior=prior, challenger=challenger,
                                            sprt=cfg.sprt, duplicate=cfg.duplicate)
-    summary = run_ladder(cfg, fresh=fresh, new_versions=new_versions, observer=observer)
+    live = _live_folder(cfg)
+    try:
+        summary = run_ladder(cfg, fresh=fresh, new_versions=new_versions, observer=observer,
+                             observe=live)
+    finally:
+        if live is not None:
+            live.close()
     if challenger is not None:
         summary_challenger = summary.labels[challenger]
     with Store.open(cfg.database) as store:
@@ -282,6 +304,28 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
         _say_interrupted()
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _live_folder(cfg: LadderConfig) -> LiveFolder | None:
+    """Where the run publishes its games in progress for 'ladder watch'; None (and a
+    warning) where a sealed bot could read them."""
+    from arena.live_files import LiveFolder, LiveFolderUnsafe
+    from ladder.config import live_folder
+
+    try:
+        return LiveFolder.for_run(live_folder(cfg.database), [b.manifest for b in cfg.bots],
+                                  sealed=cfg.sandbox)
+    except LiveFolderUnsafe as e:
+        print(f"ladder: warning: {e}", file=sys.stderr)
+        return None
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from arena.watch_cli import watch
+    from ladder.config import live_folder
+
+    return watch(live_folder(_database(args.ladder)), seat=args.seat, game_id=args.game,
+                 wait=args.wait)
 
 
 # --- reading ---------------------------------------------------------------------------

@@ -214,6 +214,12 @@ def default_logs(database: Path) -> Path:
     return database.with_name(f"{database.stem}-logs")
 
 
+def live_folder(database: Path) -> Path:
+    """Where a ladder's games in progress are published for 'ladder watch' (see
+    arena.live_files): beside its database, which holds the same secrets."""
+    return database.with_name(f"{database.stem}-live")
+
+
 class _Reader:
     """Checks values one key at a time and raises ConfigError "FILE:LINE: KEY: problem"."""
 

@@ -29,6 +29,7 @@ import trio
 
 from arena.gamelog import GameLog
 from arena.manifest import BotManifest
+from arena.observer import Observe
 from arena.plan import PlannedGame, game_spec
 from arena.runner import run_games, run_until_signal
 from arena.spec import GameSpec
@@ -82,11 +83,13 @@ def run_ladder(
     observer: RunObserver | None = None,
     checkpoint_every: int | None = None,
     on_game: Callable[[GameRow, GameLog], None] | None = None,
+    observe: Observe | None = None,
 ) -> RunSummary:
     """Plays the ladder's missing games into its database. Ctrl-C or SIGTERM end it early
     with status 'interrupted' (KeyboardInterrupt may still escape from a Ctrl-C outside the
     games, e.g. while bots are registered); raises ConfigError (StoreError) when the
-    database cannot be used as asked."""
+    database cannot be used as asked. `observe` hears each game as it is played
+    (arena.observer)."""
     started = time.monotonic()
     with Store.open(cfg.database, write=True, fresh=fresh) as store:
         key = store.bind_settings(cfg.name, cfg.settings())
@@ -154,7 +157,7 @@ def run_ladder(
         try:
             if todo:
                 summary.stopped_by = trio.run(_play, cfg, specs, concurrency, store_game, stored,
-                                              decided)
+                                              decided, observe)
             summary.status = "interrupted" if summary.stopped_by else "complete"
         finally:
             summary.elapsed = time.monotonic() - started
@@ -174,7 +177,7 @@ def _spec(cfg: LadderConfig, game: PlannedGame, manifests: Mapping[str, BotManif
 async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], concurrency: int,
                 store_game: Callable[[GameSpec, GameLog], GameRow | None],
                 stored: Callable[[GameRow | None, GameLog], None],
-                done: Callable[[], bool]) -> str | None:
+                done: Callable[[], bool], observe: Observe | None = None) -> str | None:
     """Plays the games, storing each as it finishes; returns the name of the signal that
     stopped them, or None. Raises what storing raised (a full disk, a broken file), once
     every game is stopped: playing on without storing would waste the night. Once `done()`
@@ -209,6 +212,7 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
                     on_done=lambda spec, log: send.send_nowait((spec, log)),
                     transport=cfg.transport, sandbox=cfg.sandbox, caps=cfg.caps,
                     fresh_processes=cfg.fresh_processes, executor=cfg.executor,
+                    observe=observe,
                 )
 
     stopped_by: str | None = None

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ladder.config import load_ladder
+from arena.live_files import live_files
+from ladder.config import live_folder, load_ladder
 from ladder.schedule import plan_ladder
 from ladder.store import Store
 from tests.helpers import ROOT, no_bot_left, processes_with_mark
@@ -64,9 +65,12 @@ def test_kill_9_mid_run_loses_nothing_and_doubles_nothing(tmp_path, no_bot_left)
     conn.close()
     before = stored(db)
     assert 3 <= len(before) < 10
+    # the games cut off left their live files (nothing could remove them)...
+    assert live_files(live_folder(db)), "a run killed mid-game leaves its games' live files"
 
     proc2 = ladder_cli("run", path, "--quiet")
     assert proc2.returncode == 0, proc2.stderr + proc2.stdout
+    assert not live_folder(db).exists()  # ...which the next run swept away
     after = stored(db)
     with Store.open(db) as store:
         key = store.deal_key()
