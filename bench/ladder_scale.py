@@ -31,7 +31,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import shutil
 import statistics
 import subprocess
@@ -67,10 +66,12 @@ def ladder_file(folder: Path, total: int) -> LadderConfig:
     return parse_ladder(path.read_text(), path)
 
 
-def rss_mb() -> float:
+def rss_mb(field: str = "VmRSS") -> float:
+    """Resident memory now, or at its peak with "VmHWM" (which, unlike getrusage's, an
+    exec resets: a run does not inherit the bench's own peak)."""
     with open("/proc/self/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
     return float("nan")  # pragma: no cover - not Linux
 
@@ -159,7 +160,7 @@ def child(folder: Path, total: int) -> None:
             cfg, observer=View(console), checkpoint_every=SNAPSHOT_EVERY,
             on_game=lambda row, log: end_rss.__setitem__(0, rss_mb()),
         )
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = rss_mb("VmHWM")
     print(json.dumps({"played": summary.played, "stored": summary.already,
                       "complete": summary.complete, "seconds": spent["seconds"], "cpu": spent["cpu"],
                       "start": spent["first"], "rss": end_rss[0], "peak": peak}))
