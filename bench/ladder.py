@@ -9,7 +9,7 @@ Plays random, heuristic and a second heuristic in a duplicate round robin of abo
 - games/s, overall and between the two memory checkpoints (steady state);
 - CPU use: CPU seconds of the arena process and of the bot processes, as a share of
   wall time x cores, so "is the machine used fully?" has a number;
-- the time the arena's single trio thread spends storing each game (encode the record,
+- the time the writer thread spends storing each game (encode the record,
   count the figures, commit with fsync), and that share of the run;
 - the arena's resident memory after 1/5 of the games and after all of them (1,000 and
   5,000 with the default), and their ratio: a ladder left running overnight must not
@@ -193,7 +193,7 @@ def main_run(args: argparse.Namespace) -> int:
           f"{100 * arena_cpu / wall:.0f}% of one core")
     print(f"store:        {1000 * probe.store_seconds / summary.played:.2f} ms per game "
           f"(record, figures, commit with fsync): {100 * probe.store_seconds / wall:.1f}% "
-          "of the run's wall time, in the arena's thread")
+          "of the run's wall time, in the writer thread (not trio's)")
     if early in probe.samples and total in probe.samples:
         rss_a, rss_b = probe.samples[early][3], probe.samples[total][3]
         verdict = "flat" if rss_b / rss_a <= 1.10 else "GROWING"

@@ -265,7 +265,7 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
     challenger = cfg.challenger
     summary_challenger = None
     observer = None if quiet else LiveView(by=by, prior=prior, challenger=challenger,
-                                           sprt=cfg.sprt, duplicate=cfg.duplicate)
+                                           sprt=cfg.sprt)
     live = _live_folder(cfg)
     try:
         summary = run_ladder(cfg, fresh=fresh, new_versions=new_versions, observer=observer,

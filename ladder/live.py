@@ -4,10 +4,12 @@ On a terminal it is one rich Live display. Overnight runs are often sent to a fi
 (nohup, a scheduler), where redrawing makes no sense, so there it prints a plain progress
 line now and then instead, and the final standings at the end.
 
-Standings are recomputed in the thread that stores games, at most once a second, and
-handed to rich's refresh thread as a finished table, so drawing never reads half-updated
-data and a long ladder does not spend its time re-rating after every game. A gauntlet's
-SPRT is in the table's caption: its LLR against its bounds, as it moves.
+Standings are taken from the run's running tallies (ladder.running), in the thread that
+stores games, never trio's: at most once a second, and never more than a tenth of that
+thread's time (a ladder of many bots has a slow fit), so the cost per game stays flat
+however many games are stored. They are handed to rich's refresh thread as a finished
+table, so drawing never reads half-updated data. A gauntlet's SPRT is in the table's
+caption: its LLR against its bounds, as it moves.
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from arena.ui import progress_columns
+from ladder.running import RunningStandings
 from ladder.sprt import SprtTest
-from ladder.standings import BY_PAIRS, compute_standings
+from ladder.standings import BY_PAIRS
 from ladder.store import GameRow
 from ladder.tables import standings_table
 
 _QUIET_EVERY_SECONDS = 60.0
+_MOST_BUSY = 0.1
+"""The largest share of the writer thread's time the table may take."""
 
 
 class LiveView:
@@ -34,7 +39,7 @@ class LiveView:
 
     def __init__(self, console: Console | None = None, *, refresh_seconds: float = 1.0,
                  by: str = BY_PAIRS, prior: float = 2.0, challenger: str | None = None,
-                 sprt: SprtTest | None = None, duplicate: bool = True) -> None:
+                 sprt: SprtTest | None = None) -> None:
         self.console = console or Console(stderr=True)
         self.refresh_seconds = refresh_seconds
         self.by = by
@@ -42,14 +47,13 @@ class LiveView:
         self.challenger = challenger
         """The gauntlet challenger's name in the ladder file (its label may be name@vN)."""
         self.sprt = sprt
-        self.duplicate = duplicate
-        self.rows: list[GameRow] = []
+        self.standings: RunningStandings | None = None
         self.bots: list[str] = []
         self.faults = 0
         self.new_games = 0
         self.total = 0
         self._started = 0.0
-        self._last_table = 0.0
+        self._next_table = 0.0
         self._last_line = 0.0
         self._table: Table | None = None
         self._live: Live | None = None
@@ -58,9 +62,9 @@ class LiveView:
 
     # --- run events ---------------------------------------------------------------------
 
-    def started(self, *, title: str, total: int, done: int, rows: Sequence[GameRow],
+    def started(self, *, title: str, total: int, done: int, standings: RunningStandings,
                 bots: Sequence[str]) -> None:
-        self.rows = list(rows)
+        self.standings = standings
         self.bots = list(bots)
         self.total = total
         self._started = self._last_line = time.monotonic()
@@ -77,8 +81,11 @@ class LiveView:
             self.console.print(f"{title}: {done} of {total} games already stored; "
                                f"{total - done} to play")
 
+    def game_stored(self, row: GameRow) -> None:
+        """In the writer thread: the table, when it is due."""
+        self._refresh_table()
+
     def game_done(self, row: GameRow) -> None:
-        self.rows.append(row)
         self.new_games += 1
         self.faults += row.faults
         elapsed = time.monotonic() - self._started
@@ -86,7 +93,6 @@ class LiveView:
         faults = f"[red]{self.faults} faults" if self.faults else "no faults"
         assert self.task is not None
         self.progress.update(self.task, advance=1, rate=rate, faults=faults)
-        self._refresh_table()
         if self._live is None and time.monotonic() - self._last_line >= _QUIET_EVERY_SECONDS:
             self._last_line = time.monotonic()
             task = self.progress.tasks[0]
@@ -104,14 +110,15 @@ class LiveView:
 
     def _refresh_table(self, force: bool = False) -> None:
         now = time.monotonic()
-        if not force and now - self._last_table < self.refresh_seconds:
+        if self.standings is None or (not force and now < self._next_table):
             return
-        self._last_table = now
         challenger = next((b for b in self.bots if self.challenger is not None and (
             b == self.challenger or b.startswith(f"{self.challenger}@v"))), None)
-        st = compute_standings(self.rows, by=self.by, bots=self.bots, prior=self.prior,
-                               challenger=challenger, sprt=self.sprt, duplicate=self.duplicate)
+        st = self.standings.standings(by=self.by, bots=self.bots, prior=self.prior,
+                                      challenger=challenger, sprt=self.sprt)
         self._table = standings_table(st)
+        took = time.monotonic() - now
+        self._next_table = now + max(self.refresh_seconds, took / _MOST_BUSY)
 
     def __rich__(self) -> Group:
         parts: list[RenderableType] = [self.progress]

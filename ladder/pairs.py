@@ -162,6 +162,15 @@ class PairingTally:
         counts = self.pairs if games == 2 else self.singles
         counts[score] = counts.get(score, 0) + count
 
+    def remove(self, scores: tuple[float, ...]) -> None:
+        """Takes back one unit added before (a lone game whose other half has come, to
+        be added again as a pair). Scores are halves, so the sums stay exact, and a count
+        that drops to nothing is dropped, as if the unit had never been added."""
+        self.add(scores, count=-1)
+        for counts in (self.by_game, self.pairs, self.singles):
+            for s in [s for s, n in counts.items() if n == 0]:
+                del counts[s]
+
     def flipped(self) -> PairingTally:
         """The same units from the other bot's side."""
         out = PairingTally()
@@ -253,8 +262,10 @@ def head_to_head(tally: PairingTally, *, by: str = "pairs") -> HeadToHead | None
     n = sum(counts.values())
     if n == 0:
         return None
-    score = sum(s * c for s, c in counts.items()) / n
-    variance = sum(c * (s - score) ** 2 for s, c in counts.items()) / n
+    # In score order, not the order the units came in: the same units, the same bits.
+    ordered = sorted(counts.items())
+    score = sum(s * c for s, c in ordered) / n
+    variance = sum(c * (s - score) ** 2 for s, c in ordered) / n
     elo = _elo_of(score)
     if variance <= 0.0:
         return HeadToHead(by, n, score, variance, elo, None, None, None, None)

@@ -6,7 +6,11 @@ code. A game cut off by a stop is simply not stored and is played again, from it
 next time. Games are handed to the workers in schedule order; they finish in any order,
 and each is committed the moment it finishes by one writer, in a thread of its own, so
 that no fsync ever holds up the games (the game loop and gRPC wake-ups run on trio's
-thread).
+thread). The same thread, once a game is committed, counts it in the running standings
+(ladder.running: constant work a game, however many are stored), refreshes the live view
+and now and then stores a snapshot of the ratings; a game counts as done (progress,
+on_game) only after its commit. Stored games are read once, at the start, one row at a
+time: the run keeps tallies, never every game, so its memory does not grow all night.
 
 Stopping: Ctrl-C and SIGTERM both cancel the workers, which stop every bot process; what
 was committed stays, and the run is marked 'interrupted'. A gauntlet with an SPRT also
@@ -34,20 +38,29 @@ from arena.plan import PlannedGame, game_spec
 from arena.runner import run_games, run_until_signal
 from arena.spec import GameSpec
 from ladder.config import GAUNTLET, LadderConfig, sprt_settings
+from ladder.running import RunningStandings
 from ladder.schedule import plan_ladder
 from ladder.sprt import SprtState
 from ladder.sprt_watch import SprtWatch
-from ladder.standings import compute_standings, snapshot_lines
+from ladder.standings import snapshot_lines
 from ladder.store import GameRow, Store
 
 
 class RunObserver(Protocol):
-    def started(self, *, title: str, total: int, done: int, rows: Sequence[GameRow],
-                bots: Sequence[str]) -> None: ...
+    def started(self, *, title: str, total: int, done: int, standings: RunningStandings,
+                bots: Sequence[str]) -> None:
+        """Before any game; `standings` counts the games already stored, and every game
+        stored from now on (read it only in game_stored and finished)."""
 
-    def game_done(self, row: GameRow) -> None: ...
+    def game_stored(self, row: GameRow) -> None:
+        """In the writer thread, right after the game's commit, once the standings count
+        it: the place for work that grows with the standings (never trio's thread)."""
 
-    def finished(self) -> None: ...
+    def game_done(self, row: GameRow) -> None:
+        """In trio's thread, once the game is stored: keep it short."""
+
+    def finished(self) -> None:
+        """After the last game, every thread of the run done."""
 
 
 @dataclass
@@ -99,36 +112,47 @@ def run_ladder(
         planned = plan_ladder(cfg, key, [labels[n] for n in cfg.bot_names])
         finished = store.finished_ids()
         todo = [g for g in planned if g.game_id not in finished]
-        already = len(planned) - len(todo)
-        rows = store.games()
-        watch = _sprt_watch(cfg, store, planned, rows, labels)
+        total = len(planned)
+        already = total - len(todo)
+        watch = _sprt_watch(cfg, store, planned, labels)
+        del planned, finished  # a long ladder's plan is large: keep what is left to play
+        frontier = _Frontier(todo)
+        standings = RunningStandings(duplicate=cfg.duplicate)
+        _catch_up(store, standings, watch, frontier)
         decided_before = watch is not None and watch.decided is not None
         if decided_before:
             todo = []  # a finished test is never reopened, whatever --games says
         bot_ids = store.bot_ids()
         concurrency = max(1, min(cfg.concurrency, len(todo)))
-        run = store.start_run(planned=len(planned), to_play=len(todo), concurrency=concurrency)
-        every = checkpoint_every or max(100, len(planned) // 20)
+        run = store.start_run(planned=total, to_play=len(todo), concurrency=concurrency)
+        every = checkpoint_every or max(100, total // 20)
         summary = RunSummary(
-            planned=len(planned), already=already, played=0, faults=0,
+            planned=total, already=already, played=0, faults=0,
             elapsed=0.0, status="interrupted", labels=labels,
             sprt=None if watch is None else watch.state, sprt_decided_before=decided_before,
         )
         by_id = {g.game_id: g for g in todo}
+        stored_here = 0
 
         def store_game(spec: GameSpec, log: GameLog) -> GameRow | None:
-            """In the writer thread: the commit (with its fsync), and a snapshot of the
-            standings every so often, never on trio's thread."""
+            """In the writer thread: the commit (with its fsync), then the standings that
+            count it, the live view's refresh and a snapshot every so often, never on
+            trio's thread."""
+            nonlocal stored_here
             row = store.record_game(by_id[spec.game_id], log, bot_ids, run)
             if row is not None:
-                rows.append(row)
+                stored_here += 1
+                standings.add(row)
+                standings.settle(frontier.stored(row.seq))
                 if watch is not None:
                     if watch.add(row.game_id, row.bot_a, row.bot_b, row.score_a) is not None:
                         _save_decision(store, watch, run)
                     summary.sprt = watch.state
-                if (summary.played + 1) % every == 0:
+                if observer is not None:
+                    observer.game_stored(row)
+                if stored_here % every == 0:
                     with contextlib.suppress(sqlite3.Error):  # the next commit will tell
-                        _snapshot(store, run, rows)
+                        _snapshot(store, run, standings)
             return row
 
         def stored(row: GameRow | None, log: GameLog) -> None:
@@ -152,8 +176,8 @@ def run_ladder(
             return watch is not None and watch.decided is not None
 
         if observer is not None:
-            observer.started(title=cfg.name, total=len(planned), done=summary.already,
-                             rows=rows, bots=[labels[n] for n in cfg.bot_names])
+            observer.started(title=cfg.name, total=total, done=summary.already,
+                             standings=standings, bots=[labels[n] for n in cfg.bot_names])
         try:
             if todo:
                 summary.stopped_by = trio.run(_play, cfg, specs, concurrency, store_game, stored,
@@ -165,7 +189,7 @@ def run_ladder(
                 observer.finished()
             with contextlib.suppress(sqlite3.Error):
                 store.finish_run(run, summary.status)
-                _snapshot(store, run, rows)
+                _snapshot(store, run, standings)
     return summary
 
 
@@ -226,9 +250,9 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
 
 
 def _sprt_watch(cfg: LadderConfig, store: Store, planned: Sequence[PlannedGame],
-                rows: Sequence[GameRow], labels: Mapping[str, str]) -> SprtWatch | None:
-    """The gauntlet's test, caught up with the stored games; None without [sprt]. A
-    decision stored by an earlier run stands as it was stored."""
+                labels: Mapping[str, str]) -> SprtWatch | None:
+    """The gauntlet's test, before the stored games are fed to it (_catch_up); None
+    without [sprt]. A decision stored by an earlier run stands as it was stored."""
     if cfg.sprt is None or cfg.format != GAUNTLET or cfg.challenger is None:
         return None
     challenger = labels[cfg.challenger]
@@ -239,27 +263,62 @@ def _sprt_watch(cfg: LadderConfig, store: Store, planned: Sequence[PlannedGame],
                                                 stored["upper"], stored["units"],
                                                 stored["result"])
         watch.decided_games = stored["games"]
-        return watch
-    for r in rows:
-        if watch.add(r.game_id, r.bot_a, r.bot_b, r.score_a) is not None:
-            # Decided by games already stored: a run was stopped before it said so.
-            _save_decision(store, watch, run=None)
-            break
     return watch
 
 
-def _save_decision(store: Store, watch: SprtWatch, run: int | None) -> None:
+class _Frontier:
+    """How far the schedule is settled: the first game to play that is not stored yet.
+    No game before it can come any more, so the running standings fold in what is before
+    it; a game this run never stores (cut off by a stop) holds it where it is."""
+
+    def __init__(self, todo: Sequence[PlannedGame]) -> None:
+        self._seqs = [g.seq for g in todo]  # in schedule order, as planned
+        self._at = 0
+        self._stored: set[int] = set()
+
+    @property
+    def seq(self) -> float:
+        return self._seqs[self._at] if self._at < len(self._seqs) else math.inf
+
+    def stored(self, seq: int) -> float:
+        """One more game stored; returns the frontier."""
+        self._stored.add(seq)
+        while self._at < len(self._seqs) and self._seqs[self._at] in self._stored:
+            self._stored.remove(self._seqs[self._at])
+            self._at += 1
+        return self.seq
+
+
+def _catch_up(store: Store, standings: RunningStandings, watch: SprtWatch | None,
+              frontier: _Frontier) -> None:
+    """Reads the stored games once, one row at a time in schedule order, into the running
+    standings and the gauntlet's test. A decision those games already made (a run stopped
+    before it said so) is stored, credited to the last run that stored a challenger game."""
+    decided = False
+    last_run = 0
+    for r in store.iter_games():
+        standings.add(r)
+        # Every stored game before this one is read, and every game to play is after the
+        # frontier: all before the nearer of the two is settled.
+        standings.settle(min(r.seq, frontier.seq))
+        if watch is not None and watch.challenger in (r.bot_a, r.bot_b):
+            last_run = max(last_run, r.run)
+            decided = watch.add(r.game_id, r.bot_a, r.bot_b, r.score_a) is not None or decided
+    standings.settle(frontier.seq)
+    if decided:
+        assert watch is not None
+        _save_decision(store, watch, run=last_run)
+
+
+def _save_decision(store: Store, watch: SprtWatch, run: int) -> None:
     state = watch.decided
     assert state is not None and state.result is not None
-    if run is None:  # found on resume: credit the run that stored the deciding game
-        run = max((r.run for r in store.games(bot=watch.challenger)), default=0)
     store.save_sprt(watch.challenger, sprt_settings(watch.test), result=state.result,
                     llr=state.llr, lower=state.lower, upper=state.upper, units=state.units,
                     games=watch.decided_games, run=run)
 
 
-def _snapshot(store: Store, run: int, rows: Sequence[GameRow]) -> None:
-    st = compute_standings(rows)
-    lines = snapshot_lines(st)
+def _snapshot(store: Store, run: int, standings: RunningStandings) -> None:
+    lines = snapshot_lines(standings.standings())
     if lines:
-        store.save_ratings(run, lines)
+        store.save_ratings(run, lines, games=standings.games)

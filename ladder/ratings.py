@@ -379,6 +379,9 @@ def fit_tallies(
     if not math.isfinite(anchor):
         raise ValueError(f"anchor must be finite, got {anchor!r}")
 
+    # By pairing name, not in the order the tallies were filled: the same results give
+    # the same fit to the last bit, whether counted at once or one game at a time.
+    tallies = dict(sorted(tallies.items()))
     points: dict[str, float] = {}
     games: dict[str, int] = {}
     for (a, b), t in tallies.items():

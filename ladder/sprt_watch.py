@@ -7,10 +7,14 @@ reads the schedule (ladder.schedule) from its start, and only as far as every ga
 stored: a pair counts once it and every game planned before it are in. The decision is
 then a function of the stored results alone, reached at the same pair on a rerun, and a
 run killed after deciding but before storing the decision finds it again on resume.
+
+What it keeps shrinks as the test reads on: the schedule still unread, the games stored
+ahead of it and the deals with one half read, so a long gauntlet does not grow it.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 
 from arena.plan import PlannedGame
@@ -25,8 +29,11 @@ class SprtWatch:
         self.test = test
         self.challenger = challenger
         self.duplicate = duplicate
-        self._order = sorted(planned, key=lambda g: g.seq)
+        self._order = deque((g.game_id, g.bot_a, g.bot_b, g.deal)
+                            for g in sorted(planned, key=lambda g: g.seq))
+        """The schedule not read yet."""
         self._scores: dict[str, float] = {}
+        """The challenger's score in each game stored but not read yet."""
         self._next = 0
         self._half: dict[tuple[str, str, int], float] = {}
         self.counts: dict[float, int] = {}
@@ -37,17 +44,15 @@ class SprtWatch:
 
     def add(self, game_id: str, bot_a: str, bot_b: str, score_a: float) -> SprtState | None:
         """One stored game; returns the decision when this game brings it, else None."""
-        if self.challenger not in (bot_a, bot_b):
+        if self.challenger not in (bot_a, bot_b) or self.decided is not None:
             return None
         self._scores[game_id] = score_a if bot_a == self.challenger else 1.0 - score_a
-        if self.decided is not None:
-            return None
-        while self._next < len(self._order) and self._order[self._next].game_id in self._scores:
-            game = self._order[self._next]
+        while self._order and self._order[0][0] in self._scores:
+            gid, a, b, deal = self._order.popleft()
             self._next += 1
-            score = self._scores[game.game_id]
+            score = self._scores.pop(gid)
             if self.duplicate:
-                key = (game.bot_a, game.bot_b, game.deal)
+                key = (a, b, deal)
                 first = self._half.pop(key, None)
                 if first is None:
                     self._half[key] = score

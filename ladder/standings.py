@@ -239,6 +239,34 @@ def sprt_counts(tally: PairingTally, *, paired: bool) -> dict[float, int]:
     return dict(tally.singles)
 
 
+@dataclass
+class BotCounts:
+    """What standings count per bot and per pairing besides the fit: sums over games, so
+    the same whatever order the games are counted in (ladder.running counts them one at a
+    time as a ladder runs, compute_standings all at once)."""
+
+    games: dict[str, int] = field(default_factory=dict)
+    wins: dict[str, int] = field(default_factory=dict)
+    draws: dict[str, int] = field(default_factory=dict)
+    faults: dict[str, int] = field(default_factory=dict)
+    unsealed: dict[str, int] = field(default_factory=dict)
+    cross: dict[tuple[str, str], tuple[float, int]] = field(default_factory=dict)
+    """(bot, other) -> (bot's points, games) over their games."""
+
+    def add(self, r: ResultLike) -> None:
+        if not getattr(r, "sandboxed", True):  # rows made in memory may not say
+            for me in (r.bot_a, r.bot_b):
+                self.unsealed[me] = self.unsealed.get(me, 0) + 1
+        for me, other, score, f in ((r.bot_a, r.bot_b, r.score_a, r.faults_a),
+                                    (r.bot_b, r.bot_a, 1.0 - r.score_a, r.faults_b)):
+            self.games[me] = self.games.get(me, 0) + 1
+            self.wins[me] = self.wins.get(me, 0) + (score == 1.0)
+            self.draws[me] = self.draws.get(me, 0) + (score == 0.5)
+            self.faults[me] = self.faults.get(me, 0) + f
+            pts, n = self.cross.get((me, other), (0.0, 0))
+            self.cross[me, other] = (pts + score, n + 1)
+
+
 def compute_standings(
     rows: Iterable[ResultLike],
     *,
@@ -254,53 +282,73 @@ def compute_standings(
     """Standings over the given games; `bots` lists bots to show even without games.
     `challenger` names a gauntlet's challenger; `sprt` its test and `sprt_decided` the
     decision a run stored, if any. `duplicate` says whether the ladder was played in
-    pairs (what the SPRT counts as a unit)."""
+    pairs (what the SPRT counts as a unit). Reads every game: a running ladder keeps
+    ladder.running's tallies instead, which give the same standings."""
     if by not in BY_CHOICES:
         raise ValueError(f"by must be {BY_PAIRS!r} or {BY_GAMES!r}, not {by!r}")
     rows = in_schedule_order(rows)
-    elo = elo_in_schedule_order(rows)
-    games: dict[str, int] = dict.fromkeys(bots, 0)
-    wins: dict[str, int] = dict.fromkeys(bots, 0)
-    draws: dict[str, int] = {}
-    faults: dict[str, int] = dict.fromkeys(bots, 0)
-    unsealed: dict[str, int] = {}
-    cross: dict[tuple[str, str], tuple[float, int]] = {}
+    counts = BotCounts()
     for r in rows:
-        if not getattr(r, "sandboxed", True):  # rows made in memory may not say
-            for me in (r.bot_a, r.bot_b):
-                unsealed[me] = unsealed.get(me, 0) + 1
-        for me, other, score, f in ((r.bot_a, r.bot_b, r.score_a, r.faults_a),
-                                    (r.bot_b, r.bot_a, 1.0 - r.score_a, r.faults_b)):
-            games[me] = games.get(me, 0) + 1
-            wins[me] = wins.get(me, 0) + (score == 1.0)
-            draws[me] = draws.get(me, 0) + (score == 0.5)
-            faults[me] = faults.get(me, 0) + f
-            pts, n = cross.get((me, other), (0.0, 0))
-            cross[me, other] = (pts + score, n + 1)
-
+        counts.add(r)
     units = pair_units(rows, paired=by == BY_PAIRS)
-    tallies = tally_units(units)
     pairs_of: dict[str, int] = {}
     for u in units:
         if u.paired:
             for me in (u.bot_a, u.bot_b):
                 pairs_of[me] = pairs_of.get(me, 0) + 1
+    own: Mapping[tuple[str, str], PairingTally] = {}
+    if challenger is not None and sprt is not None and sprt_decided is None:
+        # The test's own units: pairs in a duplicate ladder, whatever `by` says.
+        own = tally_units(pair_units(rows, paired=duplicate))
+    return assemble_standings(
+        counts, tally_units(units), elo_in_schedule_order(rows), games=len(rows),
+        units=len(units), pairs=sum(1 for u in units if u.paired), pairs_of=pairs_of,
+        by=by, bots=bots, prior=prior, confidence=confidence, challenger=challenger,
+        sprt=sprt, sprt_tallies=own, sprt_decided=sprt_decided, duplicate=duplicate,
+    )
+
+
+def assemble_standings(
+    counts: BotCounts,
+    tallies: Mapping[tuple[str, str], PairingTally],
+    elo: EloTable,
+    *,
+    games: int,
+    units: int,
+    pairs: int,
+    pairs_of: Mapping[str, int],
+    by: str,
+    bots: Sequence[str],
+    prior: float,
+    confidence: float,
+    challenger: str | None,
+    sprt: SprtTest | None,
+    sprt_tallies: Mapping[tuple[str, str], PairingTally],
+    sprt_decided: SprtState | None,
+    duplicate: bool,
+) -> Standings:
+    """Standings from what was counted over the games: `tallies` of the units `by` says,
+    `units` and complete `pairs` among them, `pairs_of` each bot, Elo replayed in
+    schedule order, and the SPRT's own tallies (pairs in a duplicate ladder). Costs the
+    fit's time, O(pairings + bots**3), whatever the number of games."""
+    names = list(dict.fromkeys([*bots, *counts.games]))
     fit: RatingFit | None = None
     problem: str | None = None
     if not units:
         problem = "no games yet"
     else:
         try:
-            fit = fit_tallies(tallies, prior=prior, confidence=confidence, bots=games)
+            fit = fit_tallies(tallies, prior=prior, confidence=confidence, bots=names)
         except (ValueError, RuntimeError) as e:
             problem = str(e)
     lines = []
-    for name in games:
+    for name in names:
         rated = None
         if fit is not None and name in fit.names():
             rated = fit.get(name)
         lines.append(Line(
-            name=name, games=games[name], wins=wins[name], faults=faults[name],
+            name=name, games=counts.games.get(name, 0), wins=counts.wins.get(name, 0),
+            faults=counts.faults.get(name, 0),
             elo=elo.rating(name),
             rating=rated.rating if rated else None,
             stderr=rated.stderr if rated else None,
@@ -308,9 +356,9 @@ def compute_standings(
             high=rated.high if rated else None,
             results=rated.games if rated else 0,
             score=rated.score if rated else None,
-            unsealed=unsealed.get(name, 0),
+            unsealed=counts.unsealed.get(name, 0),
             pairs=pairs_of.get(name, 0),
-            draws=draws.get(name, 0),
+            draws=counts.draws.get(name, 0),
         ))
     lines.sort(key=lambda ln: (ln.rating is None, -(ln.rating or 0.0), -ln.elo, ln.name))
 
@@ -332,20 +380,18 @@ def compute_standings(
             if sprt_decided is not None:
                 state = sprt_decided
             else:
-                # The test's own units: pairs in a duplicate ladder, whatever `by` says.
-                own = challenger_tally(tally_units(pair_units(rows, paired=duplicate)),
-                                       challenger)
+                own = challenger_tally(sprt_tallies, challenger)
                 state = sprt.state(sprt_counts(own, paired=duplicate), paired=duplicate)
     return Standings(
         lines=tuple(lines),
-        games=len(rows),
+        games=games,
         by=by,
         fit=fit,
         fit_problem=problem,
         los=likelihood_of_superiority(fit) if fit is not None else {},
-        crosstable=cross,
-        units=len(units),
-        pairs=sum(1 for u in units if u.paired),
+        crosstable=dict(counts.cross),
+        units=units,
+        pairs=pairs,
         gaps=tuple(all_gaps(fit)) if fit is not None else (),
         field_gap=field,
         head_to_head=h2h,

@@ -544,6 +544,12 @@ class Store:
             args.append(limit)
         return [_game_row(r) for r in self.conn.execute(sql, args)]
 
+    def iter_games(self) -> Iterator[GameRow]:
+        """Every stored game in schedule order, one row at a time: a large ladder is never
+        all in memory. Nothing may be written on this store until it is exhausted."""
+        for r in self.conn.execute(_GAME_ROW_SQL + " ORDER BY g.seq, g.game_id"):
+            yield _game_row(r)
+
     def record(self, game_id: str) -> GameLog:
         row = self.conn.execute("SELECT record FROM games WHERE game_id = ?", (game_id,)).fetchone()
         if row is None:
@@ -574,10 +580,13 @@ class Store:
     # --- rating history -----------------------------------------------------------------
 
     def save_ratings(self, run: int, lines: Iterable[tuple[str, float, float | None,
-                                                            float | None, float | None]]) -> None:
-        """One snapshot: (label, elo, rating, low, high) per bot."""
+                                                            float | None, float | None]],
+                     games: int | None = None) -> None:
+        """One snapshot: (label, elo, rating, low, high) per bot, taken over `games` stored
+        games (default: counted, which reads the whole games table)."""
         ids = self.bot_ids()
-        games = self.game_count()
+        if games is None:
+            games = self.game_count()
         now = _now_ms()
         with self._transaction():
             self.conn.executemany(

@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -152,3 +153,87 @@ def test_a_database_error_stops_the_run_with_a_message(tmp_path, monkeypatch, ca
     err = capsys.readouterr().err
     assert "database or disk is full" in err and "Traceback" not in err
     assert len(stored(load_ladder(path).database)) == 2
+
+
+class _Watching:
+    """An observer that keeps what a run tells it: the standings it started from, and in
+    which thread each stored game reached it."""
+
+    def __init__(self, stop_after: int | None = None) -> None:
+        self.stop_after = stop_after
+        self.start: object = None
+        self.standings = None
+        self.stored_in: list[int] = []
+        self.done: list[str] = []
+
+    def started(self, *, title, total, done, standings, bots) -> None:
+        self.standings = standings
+        self.start = standings.standings(bots=bots)
+
+    def game_stored(self, row) -> None:
+        self.stored_in.append(threading.get_ident())
+
+    def game_done(self, row) -> None:
+        self.done.append(row.game_id)
+        if len(self.done) == self.stop_after:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    def finished(self) -> None:
+        pass
+
+
+def test_a_run_stopped_with_games_waiting_to_be_stored_stores_each_once(tmp_path,
+                                                                         monkeypatch):
+    """Storing and the standings run in the writer thread, behind a queue: a stop with
+    finished games still queued stores every one of them, once, and counts a game as done
+    only once it is stored; the resumed run starts from standings equal to a full
+    recomputation of what was stored, and plays exactly the rest."""
+    from ladder.play import run_ladder
+    from ladder.standings import compute_standings
+
+    path = write_ladder(tmp_path, ['"random"', '{ name = "random-b", bot = "random" }',
+                                   '{ name = "random-c", bot = "random" }'],
+                        games=8, concurrency=3)
+    cfg = load_ladder(path)
+    original = Store.record_game
+    committed: list[str] = []
+
+    def slow(self, game, *args, **kwargs):  # a slow disk: finished games queue up
+        time.sleep(0.3)
+        row = original(self, game, *args, **kwargs)
+        committed.append(game.game_id)
+        return row
+
+    monkeypatch.setattr(Store, "record_game", slow)
+    first = _Watching(stop_after=3)
+    on_game: list[str] = []
+    summary = run_ladder(cfg, observer=first, checkpoint_every=2,
+                         on_game=lambda row, log: on_game.append(row.game_id))
+    monkeypatch.setattr(Store, "record_game", original)
+    assert summary.stopped_by == "SIGTERM" and summary.status == "interrupted"
+    in_db = stored(cfg.database)
+    # Every game that finished was stored, and counted as done only after its commit.
+    assert sorted(committed) == sorted(in_db) == sorted(on_game) == sorted(first.done)
+    assert summary.played == len(in_db) >= 3
+    assert len(first.stored_in) == len(in_db)
+    assert threading.get_ident() not in first.stored_in  # never trio's (the main) thread
+
+    with Store.open(cfg.database) as store:
+        before = store.games()
+    again = _Watching()
+    second = run_ladder(cfg, observer=again)
+    assert second.complete and second.already == len(before)
+    assert second.played == second.planned - len(before) == len(again.done)
+    assert again.start == compute_standings(before, bots=list(second.labels.values()))
+    with Store.open(cfg.database) as store:
+        key = store.deal_key()
+        rows = store.games()
+        last = store.rating_history()[-3:]
+    planned = [g.game_id for g in plan_ladder(cfg, key)]
+    assert sorted(r.game_id for r in rows) == sorted(planned)  # each game once
+    assert again.standings is not None
+    final = compute_standings(rows)
+    assert again.standings.standings() == final
+    assert {(label, elo, rating) for _, games, label, elo, rating in last} == {
+        (ln.name, ln.elo, ln.rating) for ln in final.lines}
+    assert {games for _, games, *_ in last} == {len(rows)}

@@ -11,6 +11,7 @@ import pytest
 from arena.deals import key_from_seed
 from ladder.config import GAUNTLET, load_ladder
 from ladder.play import run_ladder
+from ladder.running import RunningStandings
 from ladder.schedule import plan
 from ladder.sprt import SprtTest
 from ladder.sprt_watch import SprtWatch
@@ -114,9 +115,13 @@ def test_the_live_view_shows_the_llr_and_its_bounds(tmp_path):
     store.close()
     console = Console(file=io.StringIO(), width=140, record=True)
     view = LiveView(console, challenger="c", sprt=TEST)
-    view.started(title="g", total=len(games), done=0, rows=[], bots=["c", "x", "y"])
+    standings = RunningStandings()
+    view.started(title="g", total=len(games), done=0, standings=standings,
+                 bots=["c", "x", "y"])
     for row in rows:
         assert row is not None
+        standings.add(row)
+        view.game_stored(row)
         view.game_done(row)
     view.finished()
     console.print(view)
