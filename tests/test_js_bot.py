@@ -40,9 +40,12 @@ def js_packages() -> None:
                     "(scripts/test does)")
 
 
-def arena_cli(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True,
-                          text=True, timeout=timeout, env={**os.environ, "COLUMNS": "200"})
+def arena_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """An arena command that waits long for bots to listen: a machine busy with other
+    work can take more than the default 10 s to start node and Python processes."""
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args, "--start-limit", "120"],
+                          capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "COLUMNS": "200"})
 
 
 def test_the_strategy_keeps_its_rules_of_thumb():
@@ -52,6 +55,7 @@ def test_the_strategy_keeps_its_rules_of_thumb():
     assert re.search(r"^# pass [1-9]", proc.stdout, re.M), proc.stdout
 
 
+@pytest.mark.timeout(300)
 def test_check_bot_passes_the_js_bot_sealed():
     # Two rule sets that open most phases beyond the standard game, at about 10 s each
     # (every rule set takes over a minute on a busy machine): six seats, the joker turned
@@ -67,6 +71,7 @@ def test_check_bot_passes_the_js_bot_sealed():
         assert phase in proc.stdout, phase
 
 
+@pytest.mark.timeout(300)
 def test_js_bot_beats_random_without_a_fault_and_its_records_read_in_javascript(tmp_path):
     out = tmp_path / "run"
     proc = arena_cli("match", "js", "random", "--games", "8", "--seed", "11",
