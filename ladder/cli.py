@@ -62,6 +62,9 @@ def _add_by(p: argparse.ArgumentParser) -> None:
                    "distance. 0: the plain maximum-likelihood fit")
 
 
+_LADDER_HELP = "the ladder file (.toml), or its database (.sqlite)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ladder",
@@ -82,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
         "like (Ctrl-C, kill, a power cut) and run the same command to go on: no finished game "
         "is lost and none is played twice.",
     )
-    r.add_argument("ladder", metavar="LADDER.toml")
+    r.add_argument("ladder", metavar="LADDER.toml",
+                   help="the ladder file (its database is beside it unless the file says)")
     r.add_argument("--fresh", action="store_true",
                    help="delete the ladder's database first and start over")
     r.add_argument("--new-version", action="store_true",
@@ -121,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "likelihood that each bot is stronger than the next, every gap "
                        "with its margin and LOS, a gauntlet's SPRT, and the running Elo "
                        "(game by game in schedule order). Works while the ladder runs.")
-    s.add_argument("ladder", metavar="LADDER")
+    s.add_argument("ladder", metavar="LADDER", help=_LADDER_HELP)
     s.add_argument("--json", action="store_true",
                    help="print JSON (ratings, intervals, gaps, SPRT, LOS matrix, crosstable)")
     _add_by(s)
@@ -129,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("games", help="list stored games",
                        description="Stored games in schedule order, with seats, score and "
                        "faults. Replay one with 'arena replay DATABASE GAME_ID'.")
-    g.add_argument("ladder", metavar="LADDER")
+    g.add_argument("ladder", metavar="LADDER", help=_LADDER_HELP)
     g.add_argument("--bot", default=None, metavar="NAME",
                    help="only games of this bot (a name covers all its versions)")
     g.add_argument("--faults", action="store_true", help="only games with faults")
@@ -144,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "march %, alone success, faults and decision times. --html writes "
                         "it as one self-contained page with charts, --json and --csv as "
                         "data.")
-    rp.add_argument("ladder", metavar="LADDER")
+    rp.add_argument("ladder", metavar="LADDER", help=_LADDER_HELP)
     rp.add_argument("--html", type=Path, default=None, metavar="OUT.html",
                     help="write one self-contained page (no network): each bot's rating "
                     "with its interval against games played, the crosstable as a heat map, "
