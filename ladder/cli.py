@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # each command imports what it uses, when it runs
 
     from arena.stats import BotStats
     from ladder.config import LadderConfig
+    from ladder.play import RunSummary
     from ladder.sprt import SprtState
     from ladder.standings import Standings
     from ladder.store import GameRow, Store
@@ -254,7 +255,8 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
         summary_challenger = summary.labels[challenger]
     with Store.open(cfg.database) as store:
         decided = _decision(store, summary_challenger) if cfg.sprt else None
-        st = compute_standings(store.games(), by=by, prior=prior,
+        rows = store.games()
+        st = compute_standings(rows, by=by, prior=prior,
                                bots=list(summary.labels.values()),
                                challenger=summary_challenger, sprt=cfg.sprt,
                                sprt_decided=decided, duplicate=cfg.duplicate)
@@ -272,8 +274,8 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
         state += f", stopped by the SPRT ({summary.sprt.result} accepted)"
     console.print(
         f"{summary.played} games played in {summary.elapsed:.1f} s ({rate:.1f} games/s), "
-        f"{summary.faults} faults; {summary.already + summary.played} of {summary.planned} "
-        f"planned games stored: {state}. Database: {cfg.database}"
+        f"{summary.faults} faults; {_stored_text(cfg, summary, len(rows))}: {state}. "
+        f"Database: {cfg.database}"
     )
     if summary.stopped_by == "SIGTERM":
         return EXIT_TERMINATED
@@ -281,6 +283,18 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
         _say_interrupted()
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _stored_text(cfg: LadderConfig, summary: RunSummary, stored: int) -> str:
+    """What the database holds against what the file plans: a run with a higher --games
+    (or a bot since removed from the file) leaves more games than the plan has."""
+    of_plan = summary.already + summary.played
+    per = f"{cfg.games_per_pairing} per pairing"
+    if stored == of_plan:
+        return f"{stored} of {summary.planned} planned games stored ({per})"
+    return (f"{stored} games stored; the ladder plans {per}, {summary.planned} in all, "
+            f"{of_plan} of them stored (the other {stored - of_plan} come from runs that "
+            "planned more: a higher --games, or a bot no longer in the file)")
 
 
 # --- reading ---------------------------------------------------------------------------

@@ -215,3 +215,16 @@ def test_ladder_says_its_version():
 
     proc = ladder_cli("--version")
     assert proc.returncode == 0 and proc.stdout.strip() == f"ladder {__version__}"
+
+
+def test_a_plain_run_after_a_longer_one_says_what_the_database_holds(tmp_path):
+    path = write_ladder(tmp_path, ['"random"', '"heuristic"'], games=2, concurrency=2)
+    longer = ladder_cli("run", path, "--quiet", "--games", "4")
+    assert longer.returncode == 0, longer.stderr
+    assert "4 of 4 planned games stored (4 per pairing): complete" in " ".join(longer.stdout.split())
+    plain = ladder_cli("run", path, "--quiet")
+    assert plain.returncode == 0, plain.stderr
+    said = " ".join(plain.stdout.split())
+    assert "0 games played" in said
+    assert ("4 games stored; the ladder plans 2 per pairing, 2 in all, 2 of them stored "
+            "(the other 2 come from runs that planned more") in said, said
