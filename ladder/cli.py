@@ -425,13 +425,14 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def _print_faults(store: Store, rows: Sequence[GameRow]) -> None:
+    from arena.report import fault_lines
+
     console = _console()
     for r in rows[:20]:
         log = store.record(r.game_id)
         for f in log.faults:
-            first = f.detail.splitlines()[0] if f.detail else ""
-            console.print(f"  {r.game_id} seat {f.seat} ({r.seats[f.seat]}): "
-                          f"{f.kind.value}: {first}", markup=False)
+            for line in fault_lines(r.game_id, f, f" ({r.seats[f.seat]})"):
+                console.print(line)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
