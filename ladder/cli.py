@@ -275,7 +275,7 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
     console.print(
         f"{summary.played} games played in {summary.elapsed:.1f} s ({rate:.1f} games/s), "
         f"{summary.faults} faults; {_stored_text(cfg, summary, len(rows))}: {state}. "
-        f"Database: {cfg.database}"
+        f"Database: {cfg.database}", soft_wrap=True,  # one line, for scripts to read
     )
     if summary.stopped_by == "SIGTERM":
         return EXIT_TERMINATED

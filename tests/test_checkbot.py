@@ -191,6 +191,7 @@ def test_transport_tcp_is_offered_as_in_a_match():
     refused = check_bot("random", "--transport", "tcp")
     assert refused.returncode == 2, refused.stdout + refused.stderr
     assert "--transport tcp: a sandboxed bot has no network" in refused.stderr
-    proc = check_bot("random", "--transport", "tcp", "--no-sandbox", "--start-limit", "60")
+    proc = check_bot("random", "--transport", "tcp", "--no-sandbox", "--start-limit", "60",
+                     "--grace", "10")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "over loopback TCP" in proc.stdout and "FAIL" not in proc.stdout
