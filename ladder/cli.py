@@ -289,10 +289,10 @@ def _stored_text(cfg: LadderConfig, summary: RunSummary, stored: int) -> str:
     """What the database holds against what the file plans: a run with a higher --games
     (or a bot since removed from the file) leaves more games than the plan has."""
     of_plan = summary.already + summary.played
-    per = f"{cfg.games_per_pairing} per pairing"
     if stored == of_plan:
-        return f"{stored} of {summary.planned} planned games stored ({per})"
-    return (f"{stored} games stored; the ladder plans {per}, {summary.planned} in all, "
+        return f"{stored} of {summary.planned} planned games stored"
+    return (f"{stored} games stored; the ladder plans {cfg.games_per_pairing} per pairing, "
+            f"{summary.planned} in all, "
             f"{of_plan} of them stored (the other {stored - of_plan} come from runs that "
             "planned more: a higher --games, or a bot no longer in the file)")
 
