@@ -15,17 +15,18 @@ import pytest
 from arena.manifest import SAMPLE_BOTS
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
-pytestmark = pytest.mark.usefixtures("no_bot_left", "no_log_folder_left")
+pytestmark = pytest.mark.usefixtures("no_bot_left", "own_temp_folder")
 
 
 @pytest.fixture
-def no_log_folder_left():
-    """A failed check keeps its bot logs for the author; a test removes the ones it made."""
-    tmp = Path(tempfile.gettempdir())
-    before = set(tmp.glob("euchre-check-*"))
-    yield
-    for folder in set(tmp.glob("euchre-check-*")) - before:
-        shutil.rmtree(folder, ignore_errors=True)
+def own_temp_folder(monkeypatch):
+    """Each test's check-bot makes its folders (bot logs, kept when a check fails) in a
+    temp folder of the test's own (short, for unix socket paths), removed at its end: a
+    test never sees, nor removes, another's, whatever runs beside it."""
+    folder = tempfile.mkdtemp(prefix="ck-")
+    monkeypatch.setenv("TMPDIR", folder)
+    yield Path(folder)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def check_bot(ref: str, *extra: str, columns: str | None = "200") -> subprocess.CompletedProcess:
