@@ -1,11 +1,13 @@
-"""The rule sets `arena check-bot` plays besides the presets: the other packs, seven-card
-hands, and the options that open phases no preset does (a lone defender under maker-only
-alone, the dealer's trump rule, the dealer's optional pickup, a turned joker bid on).
-Plain values, so that the command line can list them without loading the checker."""
+"""The rule sets a command line may name: the presets, and those `arena check-bot` plays
+besides them (the other packs, seven-card hands, and the options that open phases no
+preset does: a lone defender under maker-only alone, the dealer's trump rule, the
+dealer's optional pickup, a turned joker bid on). Plain values, so that the command lines
+can list them without loading the checker, and `arena match --rules` and `arena
+check-bot --rules` offer the same list."""
 
 from __future__ import annotations
 
-from arena.core.rules import LoneDefender, RuleSet, WhoMayGoAlone
+from arena.core.rules import PRESETS, LoneDefender, RuleSet, WhoMayGoAlone
 
 CHECK_EXTRA_RULES = {
     "32-card": RuleSet(name="32-card", deck=32),
@@ -23,3 +25,7 @@ CHECK_EXTRA_RULES = {
         name="railroading", who_may_go_alone=WhoMayGoAlone.ANY_PLAYER, railroading=True,
     ),
 }
+
+
+NAMED_RULES: dict[str, RuleSet] = {**PRESETS, **CHECK_EXTRA_RULES}
+"""Every rule set a command line's --rules may name, presets first."""

@@ -25,16 +25,15 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from arena.check_rules import CHECK_EXTRA_RULES
+from arena.check_rules import NAMED_RULES
 from arena.core import actions as A
 from arena.core.actions import Action
 from arena.core.cards import is_joker
 from arena.core.game import deck_order, derive_seed
 from arena.core.hand import HandState, Phase
-from arena.core.rules import PRESETS, LoneDefender, RuleSet, WhoMayGoAlone
+from arena.core.rules import LoneDefender, RuleSet, WhoMayGoAlone
 from arena.core.scoring import Outcome
 from arena.core.view import SeatView
-from arena.errors import ConfigError
 from arena.faults import BotFault, FaultKind
 from arena.game_loop import play_game
 from arena.gamelog import GameEnd, GameLog
@@ -42,7 +41,7 @@ from arena.manifest import BotManifest, load_manifest
 from arena.process_cache import Worker
 from arena.processes import open_bot_pool
 from arena.replay import replay
-from arena.spec import FaultPolicy, GameSpec, HouseSeat, TimeControl
+from arena.spec import FaultPolicy, GameSpec, HouseSeat, TimeControl, Transport
 
 HINTS = {
     FaultKind.START_FAILED: "listen on the address in EUCHRE_BOT_ADDRESS within the startup "
@@ -55,6 +54,27 @@ HINTS = {
     FaultKind.BOT_ERROR: "your handler raised an error: the traceback is in the bot's log",
     FaultKind.ILLEGAL_ACTION: "answer only with one of DecideRequest.legal_actions",
 }
+"""What to fix, in the protocol's words: for a bot that serves bot.proto itself."""
+
+SDK_HINTS = {
+    **HINTS,
+    FaultKind.REFUSED_RULES: "the bot refused the rules at the handshake: its "
+    "supports(rules) gave a reason",
+    FaultKind.TIMEOUT: "return from decide() within game.time_left seconds",
+    FaultKind.MALFORMED: "return one of view.legal_actions, as it is",
+    FaultKind.BOT_ERROR: "decide() or a hook raised an error: the traceback is in the bot's log",
+    FaultKind.ILLEGAL_ACTION: "return only one of view.legal_actions",
+}
+"""What to fix, in the SDK's words: for a bot that says in Hello that arena.sdk serves it."""
+
+STOP_HINT = "exit promptly on SIGTERM (the SDK does)"
+SDK_STOP_HINT = ("let run() return on SIGTERM: a thread that is not a daemon, or a signal "
+                 "handler of the bot's own, keeps the process alive")
+
+
+def hint(kind: FaultKind, sdk: bool) -> str:
+    return (SDK_HINTS if sdk else HINTS)[kind]
+
 
 # --- house policies: the seats around the bot ------------------------------------
 
@@ -191,12 +211,15 @@ def _observe(log: GameLog, bot_seats: set[int], report: Report) -> None:
 
 async def _run(bot: BotManifest, games: int, per_decision: float, report: Report,
                rule_sets: dict[str, RuleSet], log_dir: Path, sandbox: bool = True,
-               start_limit: float = 10.0, grace: float = 2.0) -> None:
+               start_limit: float = 10.0, grace: float = 2.0,
+               transport: Transport = "unix") -> None:
     tc = TimeControl(per_decision=per_decision, bank=max(60.0, per_decision * 40))
+    sdk = False  # known from the bot's Hello; until then, the protocol's words
     async with open_bot_pool() as pool:
         for label, rules in rule_sets.items():
             worker = Worker(pool, rules, log_dir, name=label.replace(" ", "_").replace(",", ""),
-                            sandbox=sandbox, startup_timeout=start_limit, grace=grace)
+                            sandbox=sandbox, startup_timeout=start_limit, grace=grace,
+                            transport=transport)
             try:
                 started = time.monotonic()
                 try:
@@ -205,14 +228,19 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                     if e.kind is FaultKind.REFUSED_RULES:
                         report.add(f"{label}: rules", None, f"refused: {e.detail}")
                         continue
-                    report.add(f"{label}: start", False, f"{e.detail}\nfix: {HINTS[e.kind]}")
+                    report.add(f"{label}: start", False,
+                               f"{e.detail}\nfix: {hint(e.kind, sdk)}")
                     return
+                # Advice speaks the SDK's names to a bot that says the SDK serves it.
+                sdk = bool(inst.identity.sdk)
                 if label == next(iter(rule_sets)):
                     ident = inst.identity
                     report.add("starts and listens", True,
                                f"ready and answered Hello in {time.monotonic() - started:.2f} s")
+                    served = f", served by {ident.sdk}" if ident.sdk else ""
                     report.add("handshake", True,
-                               f"name {ident.name!r}, version {ident.version!r}, author {ident.author!r}")
+                               f"name {ident.name!r}, version {ident.version!r}, "
+                               f"author {ident.author!r}{served}")
                     if ident.name != bot.name:
                         # The arena records it under the manifest's name; a name that
                         # differs in Hello is a sign of the wrong bot or a stale build.
@@ -237,7 +265,7 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                         f = log.faults[0]
                         report.add(f"{label}: {sc.name}", False,
                                    f"{f.kind.value} in hand {f.hand_number}, decision "
-                                   f"{f.decision_number}: {f.detail}\nfix: {HINTS[f.kind]}")
+                                   f"{f.decision_number}: {f.detail}\nfix: {hint(f.kind, sdk)}")
                     elif log.end is not GameEnd.COMPLETED:
                         report.add(f"{label}: {sc.name}", False, "the game did not complete")
                     else:
@@ -252,7 +280,7 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
             if killed:
                 report.add(f"{label}: stops on SIGTERM", False,
                            f"the bot had to be killed after the {grace:g} s grace period\n"
-                           "fix: exit promptly on SIGTERM (the SDK does)")
+                           f"fix: {SDK_STOP_HINT if sdk else STOP_HINT}")
             elif codes:
                 report.add(f"{label}: stops on SIGTERM", True, f"{len(codes)} process(es) exited")
 
@@ -284,20 +312,18 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
     if sandbox and bot.command is not None:
         bot.sandbox(DEFAULT_CAPS)  # a manifest asking for more than the caps is an error
     log_dir = Path(tempfile.mkdtemp(prefix="euchre-check-"))
-    every = dict(PRESETS) | CHECK_EXTRA_RULES
-    if args.rules:
-        unknown = [r for r in args.rules if r not in every]
-        if unknown:
-            raise ConfigError(f"unknown rule set(s) {', '.join(unknown)}: choose from {', '.join(every)}")
-    rule_sets = {k: every[k] for k in (args.rules or every)}
+    rule_sets = {k: NAMED_RULES[k] for k in (args.rules or NAMED_RULES)}
     report = Report()
     console = Console()
     sealed = "in the arena's sandbox" if sandbox else "WITHOUT a sandbox"
+    over = "a unix socket" if args.transport == "unix" else "loopback TCP"
+    # Lines holding a path are never wrapped, so that a pipe gets it whole.
     console.print(Text.assemble(
-        "checking ", (bot.label, "bold"), f" ({bot.source}), {sealed}; bot logs in {log_dir}"
-    ))
+        "checking ", (bot.label, "bold"), f" ({bot.source}), {sealed}, over {over}; "
+        f"bot logs in {log_dir}"
+    ), soft_wrap=True)
     trio.run(_run, bot, args.games, args.per_decision, report, rule_sets, log_dir, sandbox,
-             args.start_limit, args.grace)
+             args.start_limit, args.grace, args.transport)
     accepted = {c.name.split(":")[0] for c in report.checks if c.name.endswith(": rules") and c.ok}
     if report.checks and not accepted and all(c.ok is not False for c in report.checks):
         report.add("rules", False, "the bot refused every rule set: accept at least 'standard'")
@@ -317,7 +343,7 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
     if report.passed:  # the logs of a failed check stay for the author to read
         shutil.rmtree(log_dir, ignore_errors=True)
     else:
-        console.print(Text(f"bot logs: {log_dir}"))
+        console.print(Text(f"bot logs: {log_dir}"), soft_wrap=True)
     return 0 if report.passed else 1
 
 

@@ -15,13 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena import __version__
-from arena.check_rules import CHECK_EXTRA_RULES
+from arena.check_rules import NAMED_RULES
 from arena.cli_args import (
     WATCH_WAIT,
     add_executor_options,
     add_process_options,
+    add_rules_option,
     add_sandbox_option,
     add_time_options,
+    add_transport_option,
     add_watch_options,
     check_sandbox_args,
     executor_from_args,
@@ -30,7 +32,6 @@ from arena.cli_args import (
     seed_arg,
 )
 from arena.core.errors import RuleSetError
-from arena.core.rules import PRESETS, preset
 from arena.errors import ConfigError
 from arena.manifest import load_manifest, sample_bot_names
 from arena.spec import FaultPolicy, GameSpec, TimeControl, default_concurrency
@@ -53,12 +54,18 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("match", help="play two bots against each other",
                        description="Play BOT_A against BOT_B: each team is two processes of "
                        "one bot; games come in duplicate pairs (same deals, teams swapped) "
-                       "and first dealers rotate.")
-    m.add_argument("bot_a", metavar="BOT_A")
-    m.add_argument("bot_b", metavar="BOT_B")
-    m.add_argument("--games", type=positive_int, default=20, help="games to play (default 20)")
-    m.add_argument("--rules", default="standard", choices=list(PRESETS), metavar="PRESET",
-                   help=f"rule preset: {', '.join(PRESETS)} (default standard)")
+                       "and first dealers rotate.",
+                       epilog="Exit status: 0 the match ran to its end (faults or not); "
+                       "1 an unexpected error; 2 bad input (a bot, an option, an output "
+                       "folder), nothing played; 3 with --fail-on-fault, some game had a "
+                       "fault; 130 stopped by Ctrl-C, 143 by SIGTERM (finished games' "
+                       "records are kept).")
+    m.add_argument("bot_a", metavar="BOT_A",
+                   help="the first bot: a bot.toml, a folder holding one, or a sample bot")
+    m.add_argument("bot_b", metavar="BOT_B", help="the second bot, given the same way")
+    m.add_argument("--games", type=positive_int, default=20, metavar="N",
+                   help="games to play, in duplicate pairs (default 20)")
+    add_rules_option(m, repeat=False)
     m.add_argument("--seed", type=seed_arg, default=None,
                    help="fix every deal (default: a secret random key). Publishing a seed "
                    "publishes the deals: a bot that knows it knows every hand")
@@ -80,21 +87,23 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Start the bot, handshake, drive it through every phase of "
                        "every preset it accepts, check legality and timing, and check it stops "
                        "cleanly. Prints what to fix.")
-    c.add_argument("bot", metavar="BOT")
-    c.add_argument("--games", type=positive_int, default=4,
-                   help="games per preset (default 4)")
+    c.add_argument("bot", metavar="BOT",
+                   help="the bot to check: a bot.toml, a folder holding one, or a sample bot")
+    c.add_argument("--games", type=positive_int, default=4, metavar="N",
+                   help="self-play games per rule set (default 4), besides the set scenes")
     c.add_argument("--per-decision", type=seconds_arg, default=TimeControl().per_decision,
                    metavar="SECONDS", help="time limit per decision")
     add_process_options(c)
+    add_transport_option(c)
     add_sandbox_option(c)
-    c.add_argument("--rules", action="append", metavar="NAME",
-                   help="check only this rule set (repeatable): "
-                   f"{', '.join([*PRESETS, *CHECK_EXTRA_RULES])} (default: all)")
+    add_rules_option(c, repeat=True)
 
     r = sub.add_parser("replay", help="show a recorded game in the terminal or as an HTML page",
                        description="GAME is a record file (.pb or .json), or a ladder database "
                        "followed by a game id.")
-    r.add_argument("game", nargs="+", metavar="GAME")
+    r.add_argument("game", nargs="+", metavar="GAME",
+                   help="a record file (.pb or .json), or a ladder database and a game id "
+                   "('ladder games LADDER' lists them)")
     r.add_argument("--seat", type=int, choices=range(6), default=None,
                    help="show only what this seat could see")
     r.add_argument("--hand", type=int, default=None, metavar="K", help="show only hand K (from 0)")
@@ -113,7 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "there). The match writes each game in progress to DIR/live/ "
                        "(removed as each game ends); watching only reads them, and never "
                        "slows the games. For a ladder: 'ladder watch LADDER.toml'.")
-    w.add_argument("dir", nargs="?", default=None, metavar="DIR")
+    w.add_argument("dir", nargs="?", default=None, metavar="DIR",
+                   help="the match's output folder (--out of 'arena match'); default: the "
+                   "newest under runs/")
     add_watch_options(w)
 
     v = sub.add_parser("verify", help="re-check recorded games against the rules",
@@ -176,7 +187,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     from arena.runner import run_games, run_until_signal
     from arena.ui import GameProgress
 
-    rules = preset(args.rules)
+    rules = NAMED_RULES[args.rules]
     executor = executor_from_args(args)
     bot_a = load_manifest(args.bot_a)
     bot_b = load_manifest(args.bot_b)

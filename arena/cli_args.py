@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from arena.check_rules import NAMED_RULES
 from arena.core.game import MAX_SEED
 from arena.errors import ConfigError
 from arena.spec import EXECUTORS, LOCAL, Executor, FaultPolicy, TimeControl, require_ray
@@ -50,10 +51,26 @@ def add_time_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--on-fault", choices=[f.value for f in FaultPolicy], default="forfeit",
                    help="a faulting bot's team forfeits the game (default), or a random "
                    "legal action is played in its place and the game goes on")
+    add_transport_option(p)
+    add_sandbox_option(p)
+
+
+def add_transport_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--transport", choices=["unix", "tcp"], default="unix",
                    help="where bots listen: a unix socket in a private folder (default) "
                    "or loopback TCP (needs --no-sandbox: a sealed bot has no network)")
-    add_sandbox_option(p)
+
+
+def add_rules_option(p: argparse.ArgumentParser, *, repeat: bool) -> None:
+    """--rules with the same names for every command: the presets, then the rule sets
+    check-bot plays besides them (arena.check_rules)."""
+    names = ", ".join(NAMED_RULES)
+    if repeat:
+        p.add_argument("--rules", action="append", choices=list(NAMED_RULES), metavar="RULES",
+                       help=f"check only this rule set (repeatable): {names} (default: all)")
+    else:
+        p.add_argument("--rules", default="standard", choices=list(NAMED_RULES),
+                       metavar="RULES", help=f"the rule set: {names} (default standard)")
 
 
 def add_process_options(p: argparse.ArgumentParser) -> None:

@@ -6,6 +6,8 @@
     cwd = "."                       # relative to the manifest's folder (default: that folder)
     env = { LEVEL = "3" }           # optional extra environment
     read_only = ["/opt/jdk"]        # more host paths the sandbox lets it read
+    exclude = ["data/cache"]        # files that are not the bot (see _digest)
+    files = ["*.py", "weights/*"]   # or: only these are the bot
     [limits]                        # optional: asks for other limits, within the caps
     memory_mb = 512                 #   of the match or ladder (see arena.sandbox.Limits)
     # address = "127.0.0.1:50051"   # instead of command: a bot already running elsewhere
@@ -22,7 +24,9 @@ and the arena's own packages (its SDK), all read-only: see arena.sandbox.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import hashlib
+import os
 import re
 import shlex
 import sys
@@ -38,7 +42,7 @@ SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
 MANIFEST_NAME = "bot.toml"
 _KEYS = {
     "name", "version", "command", "cwd", "env", "address", "author", "read_only", "limits",
-    "startup_timeout",
+    "startup_timeout", "files", "exclude",
 }
 DEFAULT_STARTUP_TIMEOUT = 10.0
 """Seconds a bot process has to listen, unless its manifest or the command line says."""
@@ -55,8 +59,11 @@ class BotManifest:
     address: str | None = None
     source: Path | None = None
     digest: str = ""
-    """A hash of the manifest's content and the bot's files' names and sizes: when it
+    """A hash of the manifest's content and the bot's files (see _digest): when it
     changes, a ladder treats the bot as a new version."""
+    file_digests: dict[str, str] = field(default_factory=dict)
+    """The same, file by file (the manifest under its own name), so that a change can be
+    named: relative path -> a short hash."""
     read_only: tuple[Path, ...] = ()
     """Host paths its sandbox may read besides its folder (with the arena's Python when
     the command uses {python})."""
@@ -183,6 +190,10 @@ def manifest_from_dict(data: dict[str, Any], path: Path, raw: bytes = b"") -> Bo
     if argv is not None and any("{python}" in part for part in parts):
         read_only += python_runtime()
     limits = _limits(data.get("limits", {}), where)
+    files = _patterns(data, "files", where)
+    exclude = _patterns(data, "exclude", where)
+    digest, file_digests = _digests(path.name, raw, cwd if argv is not None else None,
+                                    files, exclude)
     startup = data.get("startup_timeout")
     if startup is not None and (
         isinstance(startup, bool) or not isinstance(startup, int | float) or not startup > 0
@@ -196,7 +207,8 @@ def manifest_from_dict(data: dict[str, Any], path: Path, raw: bytes = b"") -> Bo
         env=dict(env),
         address=address,
         source=path,
-        digest=_digest(raw, cwd if argv is not None else None),
+        digest=digest,
+        file_digests=file_digests,
         read_only=tuple(dict.fromkeys(read_only)),
         limits=limits,
         startup_timeout=float(startup) if startup is not None else None,
@@ -240,22 +252,93 @@ def python_runtime() -> list[Path]:
 
 _HASH_WHOLE = 4 << 20
 
+LEFT_OUT = (
+    # version control and caches
+    ".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+    "*.pyc",
+    # what the arena writes: logs, ladder databases (and SQLite's files beside a live
+    # one), a ladder's log folder, the default folder of matches and the demo
+    "*.log", "*.sqlite", "*-wal", "*-shm", "*-journal", "*-logs", "runs",
+)
+"""Never part of a bot's fingerprint: files and folders (names, at any depth) that are
+not its code, or that the arena itself writes when a ladder file or a match's output sits
+in the bot's folder. node_modules is kept: for a JavaScript bot it is the code that runs
+(a manifest's `exclude` can leave it out)."""
 
-def _digest(raw: bytes, folder: Path | None) -> str:
-    """Content of small files, size and time of large ones (a bot may ship a big model:
-    hashing it whole on every start would cost more than it tells)."""
-    h = hashlib.sha256(raw)
-    if folder is not None:
-        for p in sorted(folder.rglob("*")):
-            if not p.is_file() or "__pycache__" in p.parts or p.name.endswith(".log"):
+
+def _patterns(data: dict[str, Any], key: str, where: str) -> tuple[str, ...] | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ConfigError(f"{where}: '{key}' must be a list of file patterns, e.g. "
+                          '["*.py", "weights/*"]')
+    return tuple(v.strip("/") for v in value)
+
+
+def _matches(rel: str, patterns: tuple[str, ...]) -> bool:
+    """A pattern without a slash matches a file's or a folder's name at any depth; one
+    with a slash matches a path from the bot's folder. A folder that matches holds only
+    matches."""
+    parts = rel.split("/")
+    prefixes = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    return any(
+        fnmatch.fnmatchcase(prefix, pat) for pat in patterns if "/" in pat for prefix in prefixes
+    ) or any(fnmatch.fnmatchcase(name, pat) for pat in patterns if "/" not in pat for name in parts)
+
+
+def bot_files(folder: Path, files: tuple[str, ...] | None = None,
+              exclude: tuple[str, ...] | None = None) -> list[Path]:
+    """The files of a bot's folder that make up the bot, in a fixed order: every file but
+    LEFT_OUT and the manifest's `exclude`; only those matching `files` when it is given."""
+    left_out = LEFT_OUT + (exclude or ())
+    found: list[Path] = []
+    for top, dirs, names in os.walk(folder):
+        here = Path(top)
+        base = here.relative_to(folder).as_posix()
+        prefix = "" if base == "." else f"{base}/"
+        dirs[:] = [d for d in dirs if not _matches(prefix + d, left_out)]
+        for n in names:
+            r = prefix + n
+            if _matches(r, left_out) or (files is not None and not _matches(r, files)):
                 continue
+            found.append(here / n)
+    return sorted(found)
+
+
+def _digests(manifest_name: str, raw: bytes, folder: Path | None,
+             files: tuple[str, ...] | None = None,
+             exclude: tuple[str, ...] | None = None) -> tuple[str, dict[str, str]]:
+    """`digest` and `file_digests` of a manifest: content of small files, size and time
+    of large ones (a bot may ship a big model: hashing it whole on every start would cost
+    more than it tells)."""
+    h = hashlib.sha256(raw)
+    each = {manifest_name: hashlib.sha256(raw).hexdigest()[:16]}
+    if folder is not None:
+        for p in bot_files(folder, files, exclude):
             try:
                 st = p.stat()
-                h.update(str(p.relative_to(folder)).encode())
-                if st.st_size <= _HASH_WHOLE:
-                    h.update(p.read_bytes())
-                else:
-                    h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
+                rel = str(p.relative_to(folder))
+                content = (p.read_bytes() if st.st_size <= _HASH_WHOLE
+                           else f"{st.st_size}:{st.st_mtime_ns}".encode())
             except OSError:
                 continue
-    return h.hexdigest()[:16]
+            h.update(rel.encode())
+            h.update(content)
+            each[rel] = hashlib.sha256(content).hexdigest()[:16]
+    return h.hexdigest()[:16], each
+
+
+def changed_files(before: dict[str, str], now: dict[str, str]) -> str:
+    """What differs between two file lists of a bot, in a few words."""
+    changed = sorted(f for f in before.keys() & now.keys() if before[f] != now[f])
+    added = sorted(now.keys() - before.keys())
+    removed = sorted(before.keys() - now.keys())
+    parts = [f"{what} {_few(names)}" for what, names in
+             (("changed", changed), ("added", added), ("removed", removed)) if names]
+    return "; ".join(parts) or "no file differs (its files were hashed otherwise)"
+
+
+def _few(names: list[str], most: int = 5) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")

@@ -86,6 +86,10 @@ from arena.wire.server import BotHandler, BotIdentity, Decision, GameStart, serv
 
 ADDRESS_VARIABLE = ADDRESS_ENV
 
+SDK_NAME = "arena.sdk"
+"""What the SDK says of itself in Hello (HelloResponse.sdk), so that advice to the
+bot's author (check-bot's) speaks of this module's names, not the protocol's fields."""
+
 STALE_AFTER = 600.0
 """Seconds without a call after which a game that was never ended may be dropped (more
 when its bank is long: four banks and a minute)."""
@@ -398,7 +402,7 @@ class _Handler(BotHandler):
 
     def hello(self, rules: RuleSet) -> BotIdentity:
         bot = self.bot
-        return BotIdentity(bot.name, bot.version, bot.author, bot.supports(rules))
+        return BotIdentity(bot.name, bot.version, bot.author, bot.supports(rules), sdk=SDK_NAME)
 
     def handle_start_game(self, start: GameStart) -> None:
         self._start(Game(start.game_id, start.seat, start.rules, start.seat_bots,

@@ -6,8 +6,10 @@ numbers come out of a live match, a ladder database, or a folder of records.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
+from statistics import NormalDist
 
 from arena.core.scoring import Outcome
 from arena.gamelog import GameLog
@@ -127,3 +129,43 @@ def collect_stats(logs: Iterable[GameLog]) -> dict[str, BotStats]:
             b.faults += 1
             b.fault_kinds[f.kind.value] = b.fault_kinds.get(f.kind.value, 0) + 1
     return stats
+
+
+Z95 = NormalDist().inv_cdf(0.975)
+"""The two-sided 95% quantile of the normal distribution."""
+
+
+def pair_scores(logs: Iterable[GameLog], name: str) -> list[float]:
+    """The bot's score in each duplicate pair it played (the games of one seed: both
+    halves of a deal), as the mean of its games' scores (a win 1, a draw 1/2): the unit
+    whose result card luck does not decide, as ladder standings count them. A game
+    without its other half is a unit of its own."""
+    units: dict[int, list[float]] = {}
+    for log in logs:
+        teams = {sb.seat % 2 for sb in log.seats if sb.name == name}
+        if len(teams) != 1:
+            continue
+        (team,) = teams
+        score = 0.5 if log.drawn else float(log.winning_team == team)
+        units.setdefault(log.seed, []).append(score)
+    return [sum(u) / len(u) for u in units.values()]
+
+
+def interval95(scores: list[float]) -> tuple[float, float] | None:
+    """A 95% interval of the mean score over units (pairs): the mean plus or minus 1.96
+    standard errors of the units' own spread (population variance, as fastchess and the
+    ladder's head-to-head figures), within 0..1. When every unit scored alike the spread
+    says nothing, so the Wilson score interval of that mean over the units stands in:
+    a clean sweep of 10 pairs is not a certainty. None for fewer than two units."""
+    n = len(scores)
+    if n < 2:
+        return None
+    mean = sum(scores) / n
+    variance = sum((x - mean) ** 2 for x in scores) / n
+    if variance > 0:
+        half = Z95 * math.sqrt(variance / n)
+        return max(0.0, mean - half), min(1.0, mean + half)
+    z2 = Z95 * Z95
+    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # each command imports what it uses, when it runs
     from arena.live_files import LiveFolder
     from arena.stats import BotStats
     from ladder.config import LadderConfig
+    from ladder.play import RunSummary
     from ladder.sprt import SprtState
     from ladder.standings import Standings
     from ladder.store import GameRow, Store
@@ -64,6 +65,9 @@ def _add_by(p: argparse.ArgumentParser) -> None:
                    "distance. 0: the plain maximum-likelihood fit")
 
 
+_LADDER_HELP = "the ladder file (.toml), or its database (.sqlite)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ladder",
@@ -84,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
         "like (Ctrl-C, kill, a power cut) and run the same command to go on: no finished game "
         "is lost and none is played twice.",
     )
-    r.add_argument("ladder", metavar="LADDER.toml")
+    r.add_argument("ladder", metavar="LADDER.toml",
+                   help="the ladder file (its database is beside it unless the file says)")
     r.add_argument("--fresh", action="store_true",
                    help="delete the ladder's database first and start over")
     r.add_argument("--new-version", action="store_true",
@@ -124,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "likelihood that each bot is stronger than the next, every gap "
                        "with its margin and LOS, a gauntlet's SPRT, and the running Elo "
                        "(game by game in schedule order). Works while the ladder runs.")
-    s.add_argument("ladder", metavar="LADDER")
+    s.add_argument("ladder", metavar="LADDER", help=_LADDER_HELP)
     s.add_argument("--json", action="store_true",
                    help="print JSON (ratings, intervals, gaps, SPRT, LOS matrix, crosstable)")
     _add_by(s)
@@ -132,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("games", help="list stored games",
                        description="Stored games in schedule order, with seats, score and "
                        "faults. Replay one with 'arena replay DATABASE GAME_ID'.")
-    g.add_argument("ladder", metavar="LADDER")
+    g.add_argument("ladder", metavar="LADDER", help=_LADDER_HELP)
     g.add_argument("--bot", default=None, metavar="NAME",
                    help="only games of this bot (a name covers all its versions)")
     g.add_argument("--faults", action="store_true", help="only games with faults")
@@ -147,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "march %, alone success, faults and decision times. --html writes "
                         "it as one self-contained page with charts, --json and --csv as "
                         "data.")
-    rp.add_argument("ladder", metavar="LADDER")
+    rp.add_argument("ladder", metavar="LADDER", help=_LADDER_HELP)
     rp.add_argument("--html", type=Path, default=None, metavar="OUT.html",
                     help="write one self-contained page (no network): each bot's rating "
                     "with its interval against games played, the crosstable as a heat map, "
@@ -169,7 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
         "the run writes each game in progress to a file beside its database "
         "(NAME-live/, removed as each game ends) and this only reads them.",
     )
-    w.add_argument("ladder", metavar="LADDER")
+    w.add_argument("ladder", metavar="LADDER.toml",
+                   help="the ladder file of the running ladder (its database is found from it)")
     add_watch_options(w)
     return parser
 
@@ -277,7 +283,8 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
         summary_challenger = summary.labels[challenger]
     with Store.open(cfg.database) as store:
         decided = _decision(store, summary_challenger) if cfg.sprt else None
-        st = compute_standings(store.games(), by=by, prior=prior,
+        rows = store.games()
+        st = compute_standings(rows, by=by, prior=prior,
                                bots=list(summary.labels.values()),
                                challenger=summary_challenger, sprt=cfg.sprt,
                                sprt_decided=decided, duplicate=cfg.duplicate)
@@ -295,8 +302,8 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
         state += f", stopped by the SPRT ({summary.sprt.result} accepted)"
     console.print(
         f"{summary.played} games played in {summary.elapsed:.1f} s ({rate:.1f} games/s), "
-        f"{summary.faults} faults; {summary.already + summary.played} of {summary.planned} "
-        f"planned games stored: {state}. Database: {cfg.database}"
+        f"{summary.faults} faults; {_stored_text(cfg, summary, len(rows))}: {state}. "
+        f"Database: {cfg.database}", soft_wrap=True,  # one line, for scripts to read
     )
     if summary.stopped_by == "SIGTERM":
         return EXIT_TERMINATED
@@ -326,6 +333,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     return watch(live_folder(_database(args.ladder)), seat=args.seat, game_id=args.game,
                  wait=args.wait)
+
+
+def _stored_text(cfg: LadderConfig, summary: RunSummary, stored: int) -> str:
+    """What the database holds against what the file plans: a run with a higher --games
+    (or a bot since removed from the file) leaves more games than the plan has."""
+    of_plan = summary.already + summary.played
+    if stored == of_plan:
+        return f"{stored} of {summary.planned} planned games stored"
+    return (f"{stored} games stored; the ladder plans {cfg.games_per_pairing} per pairing, "
+            f"{summary.planned} in all, "
+            f"{of_plan} of them stored (the other {stored - of_plan} come from runs that "
+            "planned more: a higher --games, or a bot no longer in the file)")
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -456,13 +475,14 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def _print_faults(store: Store, rows: Sequence[GameRow]) -> None:
+    from arena.report import fault_lines
+
     console = _console()
     for r in rows[:20]:
         log = store.record(r.game_id)
         for f in log.faults:
-            first = f.detail.splitlines()[0] if f.detail else ""
-            console.print(f"  {r.game_id} seat {f.seat} ({r.seats[f.seat]}): "
-                          f"{f.kind.value}: {first}", markup=False)
+            for line in fault_lines(r.game_id, f, f" ({r.seats[f.seat]})"):
+                console.print(line)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -32,19 +32,20 @@ from arena import __version__, records
 from arena.deals import key_from_seed, new_key
 from arena.errors import ConfigError
 from arena.gamelog import GameLog, SeatBot
-from arena.manifest import BotManifest
+from arena.manifest import BotManifest, changed_files
 from arena.plan import PlannedGame
 from arena.stats import BotStats, collect_stats
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """3: a game may be drawn (league play of a fixed number of hands): winning_team NULL,
-score_a 0.5. 4: the sprt table of a gauntlet's decided test."""
-READABLE_VERSIONS = (2, 3, 4)
+score_a 0.5. 4: the sprt table of a gauntlet's decided test. 5: a bot version's files,
+each with its digest, so that a changed bot's message can name what changed."""
+READABLE_VERSIONS = (2, 3, 4, 5)
 """Older versions hold no draw and no decided test: readers take them as they are, and a
 writer upgrades one when it opens it (MIGRATIONS)."""
 
 SCHEMA = """
--- Euchre Arena ladder database, schema version 4 (PRAGMA user_version).
+-- Euchre Arena ladder database, schema version 5 (PRAGMA user_version).
 
 -- One row: the ladder and the settings every stored game was played under. A run whose
 -- settings differ (seed, rules, duplicate, time control, fault policy) is refused.
@@ -68,6 +69,8 @@ CREATE TABLE bots (
     manifest_version TEXT NOT NULL, -- the manifest's own version string
     source      TEXT    NOT NULL,   -- manifest path, or the address of a remote bot
     added_ms    INTEGER NOT NULL,
+    files       TEXT,               -- JSON {path: digest}: BotManifest.file_digests
+                                    -- (NULL for versions stored before schema 5)
     UNIQUE (name, version),
     UNIQUE (name, digest)
 );
@@ -393,8 +396,9 @@ class Store:
             if match is not None:
                 found[m.name] = match
             elif rows and not new_versions:
+                what = self._what_changed(rows[-1][0], m)
                 changed.append(f"{m.name} (stored as {rows[-1][3]}, digest {rows[-1][4]}; "
-                               f"now {m.digest})")
+                               f"now {m.digest}{'; ' + what if what else ''})")
         if changed:
             raise StoreError(
                 f"{self.path}: bot(s) changed since their games were played: "
@@ -413,11 +417,21 @@ class Store:
                 source = str(m.source) if m.source is not None else (m.address or "")
                 cur = self.conn.execute(
                     "INSERT INTO bots (name, version, label, digest, manifest_version, "
-                    "source, added_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (m.name, version, label, m.digest, m.version, source, _now_ms()),
+                    "source, added_ms, files) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (m.name, version, label, m.digest, m.version, source, _now_ms(),
+                     json.dumps(m.file_digests, sort_keys=True)),
                 )
                 found[m.name] = BotVersion(cur.lastrowid or 0, m.name, version, label, m.digest)
         return found
+
+    def _what_changed(self, bot_id: int, now: BotManifest) -> str:
+        """The files that differ from a stored version's, in a few words ("" for a bot
+        known by its address, which has none)."""
+        (stored,) = self.conn.execute("SELECT files FROM bots WHERE id = ?", (bot_id,)).fetchone()
+        if stored is None:
+            return "its files were not listed when it was stored"
+        before = json.loads(stored)
+        return changed_files(before, now.file_digests) if before or now.file_digests else ""
 
     def bot_ids(self) -> dict[str, int]:
         return dict(self.conn.execute("SELECT label, id FROM bots").fetchall())
@@ -728,9 +742,16 @@ def _upgrade_3_to_4(conn: sqlite3.Connection) -> None:
     conn.executescript(f"BEGIN; {_SPRT_TABLE}; PRAGMA user_version = 4; COMMIT;")
 
 
+def _upgrade_4_to_5(conn: sqlite3.Connection) -> None:
+    """Version 5 lists each bot version's files (NULL for the versions already there)."""
+    conn.executescript("BEGIN; ALTER TABLE bots ADD COLUMN files TEXT; "
+                       "PRAGMA user_version = 5; COMMIT;")
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     2: _upgrade_2_to_3,
     3: _upgrade_3_to_4,
+    4: _upgrade_4_to_5,
 }
 """From a version to the next: what a writer runs on an older database, in one
 transaction each."""

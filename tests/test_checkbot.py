@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -14,44 +15,44 @@ import pytest
 from arena.manifest import SAMPLE_BOTS
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
-pytestmark = pytest.mark.usefixtures("no_bot_left", "no_log_folder_left")
+pytestmark = pytest.mark.usefixtures("no_bot_left", "own_temp_folder")
 
 
 @pytest.fixture
-def no_log_folder_left():
-    """A failed check keeps its bot logs for the author; a test removes the ones it made."""
-    tmp = Path(tempfile.gettempdir())
-    before = set(tmp.glob("euchre-check-*"))
-    yield
-    for folder in set(tmp.glob("euchre-check-*")) - before:
-        shutil.rmtree(folder, ignore_errors=True)
+def own_temp_folder(monkeypatch):
+    """Each test's check-bot makes its folders (bot logs, kept when a check fails) in a
+    temp folder of the test's own (short, for unix socket paths), removed at its end: a
+    test never sees, nor removes, another's, whatever runs beside it."""
+    folder = tempfile.mkdtemp(prefix="ck-")
+    monkeypatch.setenv("TMPDIR", folder)
+    yield Path(folder)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
-def check_bot(ref: str, *extra: str) -> subprocess.CompletedProcess:
+def check_bot(ref: str, *extra: str, columns: str | None = "200") -> subprocess.CompletedProcess:
+    """check-bot with its output piped, COLUMNS as given (None: unset)."""
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    if columns is not None:
+        env["COLUMNS"] = columns
     return subprocess.run(
         [sys.executable, "-m", "arena.cli", "check-bot", ref, "--games", "1",
          "--rules", "standard", *extra],
-        capture_output=True, text=True, timeout=180, env=_wide_env(),
+        capture_output=True, text=True, timeout=180, env=env,
     )
 
 
-def _wide_env():
-    import os
-
-    return {**os.environ, "COLUMNS": "200"}
-
-
 def failed_rows(table: str) -> list[str]:
-    """The text of each FAIL row of check-bot's table (rich wraps a row over lines whose
-    first two cells are empty)."""
+    """The text of each FAIL row of check-bot's table: a row begins where the result
+    cell is filled, and the lines rich wraps it over add to its check and detail cells."""
     rows: list[list[str]] = []
     for line in table.splitlines():
         cells = [c.strip() for c in line.split("│")]
         if len(cells) < 5:
             continue
-        if cells[1] or cells[2]:
+        if cells[2] or not rows:
             rows.append(cells[1:4])
-        elif rows:
+        else:
+            rows[-1][0] += " " + cells[1]
             rows[-1][2] += " " + cells[3]
     return [" ".join(r) for r in rows if r[1] == "FAIL"]
 
@@ -126,6 +127,8 @@ def test_one_bug_is_one_row_and_a_failed_check_keeps_its_logs(tmp_path):
     rows = failed_rows(proc.stdout)
     assert len(rows) == 1, rows  # every scenario failed the same way: one row names them
     assert "self-play 1" in rows[0] and "dealer's discard" in rows[0]
+    # misbehave.py serves the protocol itself: the advice is in the protocol's words
+    assert "DecideRequest.legal_actions" in rows[0] and "view." not in rows[0]
     logs = re.search(r"bot logs: (\S+)", proc.stdout)
     assert logs and Path(logs.group(1)).is_dir()
     shutil.rmtree(logs.group(1))
@@ -143,3 +146,53 @@ def test_a_hello_name_other_than_the_manifests_is_noted(tmp_path):
     proc = check_bot(write_manifest(tmp_path, "good"), "--start-limit", "60")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Hello says 'misbehave-good', the manifest 'good'" in " ".join(proc.stdout.split())
+
+
+STUBBORN_BOT = """\
+from arena.sdk import PASS, Bot, run
+
+
+class Stubborn(Bot):
+    name = "stubborn"
+
+    def decide(self, view):
+        return PASS  # whatever is asked: illegal once someone has made trump
+
+
+if __name__ == "__main__":
+    run(Stubborn())
+"""
+
+
+def test_an_sdk_bot_is_advised_in_the_sdks_words_and_the_table_wraps_in_a_pipe(tmp_path):
+    """The SDK says so in Hello, so the fix names `view.legal_actions`, not the proto's
+    field. Piped with no COLUMNS (80 columns), the table wraps its cells instead of
+    cutting them with an ellipsis, and the log folder's line is not broken."""
+    folder = tmp_path / "stubborn"
+    folder.mkdir()
+    (folder / "bot.py").write_text(STUBBORN_BOT)
+    (folder / "bot.toml").write_text('name = "stubborn"\ncommand = ["{python}", "bot.py"]\n')
+    proc = check_bot(str(folder), "--start-limit", "60", columns=None)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "…" not in out
+    table = [ln for ln in out.splitlines() if ln[:1] in "┏┃┡│└"]
+    assert table and max(len(ln) for ln in table) <= 80, out
+    assert "served by arena.sdk" in " ".join(out.split())
+    rows = failed_rows(out)
+    assert len(rows) == 1, out
+    row = " ".join(rows[0].split())
+    assert "illegal_action" in row and "fix: return only one of view.legal_actions" in row
+    assert "DecideRequest" not in row
+    logs = re.search(r"^bot logs: (\S+)$", out, flags=re.M)
+    assert logs and Path(logs.group(1)).is_dir(), out
+
+
+def test_transport_tcp_is_offered_as_in_a_match():
+    refused = check_bot("random", "--transport", "tcp")
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "--transport tcp: a sandboxed bot has no network" in refused.stderr
+    proc = check_bot("random", "--transport", "tcp", "--no-sandbox", "--start-limit", "60",
+                     "--grace", "10")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "over loopback TCP" in proc.stdout and "FAIL" not in proc.stdout

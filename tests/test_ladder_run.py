@@ -215,3 +215,35 @@ def test_ladder_says_its_version():
 
     proc = ladder_cli("--version")
     assert proc.returncode == 0 and proc.stdout.strip() == f"ladder {__version__}"
+
+
+def test_a_plain_run_after_a_longer_one_says_what_the_database_holds(tmp_path):
+    path = write_ladder(tmp_path, ['"random"', '"heuristic"'], games=2, concurrency=2)
+    longer = ladder_cli("run", path, "--quiet", "--games", "4")
+    assert longer.returncode == 0, longer.stderr
+    assert "4 of 4 planned games stored: complete" in " ".join(longer.stdout.split())
+    plain = ladder_cli("run", path, "--quiet")
+    assert plain.returncode == 0, plain.stderr
+    said = " ".join(plain.stdout.split())
+    assert "0 games played" in said
+    assert ("4 games stored; the ladder plans 2 per pairing, 2 in all, 2 of them stored "
+            "(the other 2 come from runs that planned more") in said, said
+
+
+def test_a_ladder_kept_in_the_bots_folder_does_not_change_the_bot(tmp_path):
+    """Its database, SQLite's files and the bot logs land in the bot's folder; the bot is
+    the same bot on the next run. A real change is refused naming the file."""
+    bot = seeded_bot(tmp_path)
+    path = write_ladder(bot, ['"random"', '"."'], games=2, concurrency=2)
+    first = ladder_cli("run", path, "--quiet")
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert (bot / "ladder.sqlite").is_file() and any((bot / "ladder-logs").iterdir())
+    again = ladder_cli("run", path, "--quiet", "--games", "4")
+    assert again.returncode == 0, again.stdout + again.stderr
+    (bot / "helper.py").write_text("x = 1\n")
+    with open(bot / "bot.py", "a") as f:
+        f.write("# a change\n")
+    refused = ladder_cli("run", path, "--quiet")
+    assert refused.returncode == 2
+    said = " ".join(refused.stderr.split())
+    assert "seeded (stored as seeded" in said and "changed bot.py; added helper.py" in said, said

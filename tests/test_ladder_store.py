@@ -5,6 +5,7 @@ standings that do not depend on the order games finished in."""
 from __future__ import annotations
 
 import random
+import re
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -75,16 +76,19 @@ def test_a_version_2_database_is_read_as_is_and_upgraded_by_a_writer(tmp_path):
         assert reader.sprt_decision("alpha") is None
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
     with Store.open(path, write=True) as writer:
-        assert writer.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+        assert writer.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
         assert writer.sprt_decision("alpha") is None
-    assert {2, 3} <= set(MIGRATIONS)
+    assert {2, 3, 4} <= set(MIGRATIONS)
 
 
 def schema_v2() -> str:
-    """The schema as version 2 had it: no sprt table, and no room for a drawn game."""
+    """The schema as version 2 had it: no sprt table, no room for a drawn game, and no
+    list of a bot's files."""
     from ladder.store import SCHEMA
 
-    v2 = SCHEMA[:SCHEMA.index("-- A gauntlet's SPRT")].replace(
+    files = re.search(r"\n    files  .*?\n(?=    UNIQUE)", SCHEMA, flags=re.S)
+    assert files is not None
+    v2 = SCHEMA[:SCHEMA.index("-- A gauntlet's SPRT")].replace(files.group(0), "\n").replace(
         "winning_team INTEGER CHECK (winning_team IN (0, 1)),",
         "winning_team INTEGER NOT NULL CHECK (winning_team IN (0, 1)),",
     ).replace("CHECK (score_a IN (0, 0.5, 1))", "CHECK (score_a IN (0, 1))")
@@ -384,14 +388,16 @@ def test_a_version_2_database_is_upgraded_keeping_its_games(tmp_path):
     conn = sqlite3.connect(old, isolation_level=None)
     conn.executescript(f"BEGIN; {v2_schema}; PRAGMA user_version = 2; COMMIT;")
     conn.execute(f"ATTACH DATABASE '{tmp_path / 'l.sqlite'}' AS new")
-    for table in ("ladder", "bots", "runs", "games", "game_bots", "rating_history"):
+    for table in ("ladder", "runs", "games", "game_bots", "rating_history"):
         conn.execute(f"INSERT INTO main.{table} SELECT * FROM new.{table}")
+    conn.execute("INSERT INTO main.bots SELECT id, name, version, label, digest, "
+                 "manifest_version, source, added_ms FROM new.bots")
     conn.execute("DETACH DATABASE new")
     with pytest.raises(sqlite3.IntegrityError):  # version 2 refuses a draw
         conn.execute("UPDATE games SET winning_team = NULL, score_a = 0.5")
     conn.close()
     upgraded = Store.open(old, write=True)
-    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     assert upgraded.sprt_decision("alpha") is None  # the sprt table came too
     assert [g.game_id for g in upgraded.games()] == [games[0].game_id]
     assert upgraded.record(games[0].game_id).winning_team is not None

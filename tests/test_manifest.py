@@ -128,3 +128,53 @@ def test_a_manifest_may_give_its_own_start_limit(tmp_path):
     slow = load_manifest(write(tmp_path, 'name = "b"\ncommand = ["x"]\nstartup_timeout = 45\n'))
     assert slow.startup_timeout == 45.0
     assert load_manifest(write(tmp_path, 'name = "b"\ncommand = ["x"]\n')).startup_timeout is None
+
+
+def test_the_arenas_outputs_and_caches_are_not_the_bot(tmp_path):
+    """A ladder file kept in the bot's folder puts its database, SQLite's files and the
+    bot logs there; none of that, nor version control or caches, changes the bot."""
+    ref = write(tmp_path, 'name = "b"\ncommand = ["{python}", "bot.py"]\n')
+    (tmp_path / "bot.py").write_text("print(1)\n")
+    (tmp_path / "node_modules" / "lib").mkdir(parents=True)
+    (tmp_path / "node_modules" / "lib" / "index.js").write_text("1\n")
+    before = load_manifest(ref)
+    assert set(before.file_digests) == {"bot.toml", "bot.py", "node_modules/lib/index.js"}
+    for name in ("club.sqlite", "club.sqlite-wal", "club.sqlite-shm", "other.db-journal",
+                 "club-logs/b-w0-00.log", "runs/match-1/games/g.pb", ".git/HEAD",
+                 "__pycache__/bot.cpython-311.pyc", "sub/.pytest_cache/x", "bot.log"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("noise\n")
+    after = load_manifest(ref)
+    assert after.digest == before.digest and after.file_digests == before.file_digests
+    # ...but node_modules is a JavaScript bot's code
+    (tmp_path / "node_modules" / "lib" / "index.js").write_text("2\n")
+    assert load_manifest(ref).digest != before.digest
+
+
+def test_a_manifest_may_say_which_files_are_the_bot(tmp_path):
+    (tmp_path / "bot.py").write_text("print(1)\n")
+    (tmp_path / "weights").mkdir()
+    (tmp_path / "weights" / "w.bin").write_text("w\n")
+    (tmp_path / "notes.txt").write_text("n\n")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "cache.json").write_text("{}\n")
+    only = load_manifest(write(tmp_path, 'name = "b"\ncommand = ["{python}", "bot.py"]\n'
+                               'files = ["*.py", "weights"]\n'))
+    assert set(only.file_digests) == {"bot.toml", "bot.py", "weights/w.bin"}
+    less = load_manifest(write(tmp_path, 'name = "b"\ncommand = ["{python}", "bot.py"]\n'
+                               'exclude = ["data/cache.json", "*.txt"]\n'))
+    assert set(less.file_digests) == {"bot.toml", "bot.py", "weights/w.bin"}
+    before = less.digest
+    (tmp_path / "notes.txt").write_text("changed\n")
+    (tmp_path / "data" / "cache.json").write_text("[]\n")
+    assert load_manifest(str(tmp_path)).digest == before
+    with pytest.raises(ConfigError, match="'exclude' must be a list of file patterns"):
+        load_manifest(write(tmp_path, 'name = "b"\ncommand = "x"\nexclude = "*.txt"\n'))
+
+
+def test_changed_files_names_what_changed():
+    from arena.manifest import changed_files
+
+    said = changed_files({"bot.py": "1", "a.py": "2", "old.py": "3"},
+                         {"bot.py": "9", "a.py": "2", "new.py": "4"})
+    assert said == "changed bot.py; added new.py; removed old.py"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -420,3 +421,47 @@ def test_fail_on_fault_makes_a_faulted_match_exit_3(tmp_path):
     assert "2 of 2 games had a fault (--fail-on-fault)" in strict.stderr
     assert "Traceback" not in strict.stderr
     assert "start_failed" in strict.stdout
+
+
+def test_the_match_table_fits_100_columns_with_a_legend_and_crash_output(tmp_path):
+    """Piped with COLUMNS=100: no line over 100, nothing cut with an ellipsis, a 95%
+    interval on win % and a legend under the table, and each crash's fault line followed
+    by the end of the bot's log (it was cut to its first line). Played under one of
+    check-bot's rule sets, which `arena match --rules` takes too."""
+    crash = misbehaving_bot(tmp_path, "crash")
+    out = tmp_path / "run"
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "match", str(crash.source.parent), "heuristic",
+         "--games", "4", "--seed", "2", "--concurrency", "2", "--start-limit", "60",
+         "--rules", "32-card", "--out", str(out)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "100"},
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 100, proc.stdout
+    assert "…" not in proc.stdout
+    header = next(line for line in lines if line.startswith("bot "))
+    assert "95% CI" in header and "win %" in header
+    heuristic = next(line for line in lines if line.startswith("heuristic "))
+    assert re.search(r"\b\d+\.\.\d+\b", heuristic), heuristic
+    said = " ".join(proc.stdout.split())
+    assert "95% CI: of win %, over 2 duplicate pairs" in said
+    crashes = [i for i, line in enumerate(lines) if ": crashed: " in line]
+    assert crashes, proc.stdout
+    for i in crashes:
+        assert lines[i + 1].strip() == "| crashing on purpose", proc.stdout
+    logs = [arena_records.read(p) for p in (out / "games").glob("*.pb")]
+    assert len(logs) == 4 and all(log.rules.deck == 32 for log in logs)
+
+
+def test_a_win_interval_counts_duplicate_pairs_and_never_collapses():
+    from arena.stats import interval95
+
+    assert interval95([1.0]) is None
+    low, high = interval95([1.0, 0.5, 0.5, 1.0, 0.0, 0.5, 1.0, 0.5])
+    assert 0.35 < low < 0.45 and 0.8 < high < 0.9  # 5/8 ± 1.96 · 0.117
+    swept = interval95([1.0] * 10)  # a clean sweep: an interval, not a certainty
+    assert swept is not None and 0.6 < swept[0] < 0.8 and swept[1] == 1.0
+    wide, narrow = interval95([1.0, 0.0] * 5), interval95([1.0, 0.0] * 50)
+    assert wide is not None and narrow is not None
+    assert narrow[1] - narrow[0] < wide[1] - wide[0]

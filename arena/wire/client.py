@@ -127,7 +127,7 @@ class BotClient:
                 f"speaks protocol version {resp.protocol_version}, the arena {PROTOCOL_VERSION}",
             )
         refusal = (resp.refusal_reason or "no reason given") if resp.refuse_rules else None
-        return BotIdentity(resp.name or "?", resp.version, resp.author, refusal)
+        return BotIdentity(resp.name or "?", resp.version, resp.author, refusal, resp.sdk)
 
     async def start_game(
         self,

@@ -24,3 +24,5 @@ class BotIdentity:
     author: str
     refusal: str | None
     """Why the bot refused the rules, or None when it accepts them."""
+    sdk: str = ""
+    """The library serving the protocol for the bot ("arena.sdk"), or "" (HelloResponse.sdk)."""

@@ -27,20 +27,22 @@ class HelloRequest(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., rules: _Optional[_Union[_types_pb2.RuleSet, _Mapping]] = ..., arena_version: _Optional[str] = ...) -> None: ...
 
 class HelloResponse(_message.Message):
-    __slots__ = ("name", "version", "author", "protocol_version", "refuse_rules", "refusal_reason")
+    __slots__ = ("name", "version", "author", "protocol_version", "refuse_rules", "refusal_reason", "sdk")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     REFUSE_RULES_FIELD_NUMBER: _ClassVar[int]
     REFUSAL_REASON_FIELD_NUMBER: _ClassVar[int]
+    SDK_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     author: str
     protocol_version: int
     refuse_rules: bool
     refusal_reason: str
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., author: _Optional[str] = ..., protocol_version: _Optional[int] = ..., refuse_rules: _Optional[bool] = ..., refusal_reason: _Optional[str] = ...) -> None: ...
+    sdk: str
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., author: _Optional[str] = ..., protocol_version: _Optional[int] = ..., refuse_rules: _Optional[bool] = ..., refusal_reason: _Optional[str] = ..., sdk: _Optional[str] = ...) -> None: ...
 
 class TimeControl(_message.Message):
     __slots__ = ("per_decision_ms", "bank_ms")
