@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 
@@ -40,6 +42,7 @@ def demo_commands() -> list[str]:
             if line.startswith(".venv/bin/") and "demo" in line]
 
 
+@pytest.mark.timeout(600)  # some fifteen commands one after the other, each a new process
 def test_the_readme_commands_after_the_demo_work(tmp_path):
     """Walk the README as a new user after scripts/demo: every command about the demo
     ladder runs as written (from a folder holding only the demo's ladder file, with fewer
