@@ -98,18 +98,26 @@ def build_parser() -> argparse.ArgumentParser:
     add_sandbox_option(c)
     add_rules_option(c, repeat=True)
 
-    r = sub.add_parser("replay", help="show a recorded game in the terminal or as an HTML page",
-                       description="GAME is a record file (.pb or .json), or a ladder database "
-                       "followed by a game id.")
+    r = sub.add_parser("replay", help="show a recorded game in the terminal, as JSON or as an HTML page",
+                       description="GAME is a record file (.pb or .json), or a ladder file "
+                       "(.toml) or its database followed by a game id (list them with "
+                       "'ladder games LADDER'). With --seat, every output (terminal, --json, "
+                       "--html) holds only what that seat could see, safe to hand to that "
+                       "bot's author.")
     r.add_argument("game", nargs="+", metavar="GAME",
-                   help="a record file (.pb or .json), or a ladder database and a game id "
-                   "('ladder games LADDER' lists them)")
+                   help="a record file (.pb or .json), or a ladder file or database and a "
+                   "game id ('ladder games LADDER' lists them)")
     r.add_argument("--seat", type=int, choices=range(6), default=None,
-                   help="show only what this seat could see")
-    r.add_argument("--hand", type=int, default=None, metavar="K", help="show only hand K (from 0)")
-    r.add_argument("--html", type=Path, default=None, metavar="OUT.html",
-                   help="write a self-contained HTML viewer instead")
-    r.add_argument("--json", action="store_true", help="print the record as JSON")
+                   help="show only what this seat could see (seats from 0)")
+    r.add_argument("--hand", type=int, default=None, metavar="K",
+                   help="show only hand K (hands from 1)")
+    out = r.add_mutually_exclusive_group()
+    out.add_argument("--html", type=Path, default=None, metavar="OUT.html",
+                     help="write a self-contained HTML viewer instead")
+    out.add_argument("--json", action="store_true",
+                     help="print JSON instead: the record itself (protobuf's JSON mapping, "
+                     "which 'arena verify' reads); with --seat or --hand, the game hand by "
+                     "hand as that seat was told it (or every card, without --seat)")
 
     w = sub.add_parser("watch", help="follow a game of a running match in the terminal",
                        description="Follow a game of 'arena match' while it is played (run "
@@ -131,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Replays each record through the rules engine from its seed "
                        "and actions; exits 1 naming the first divergence.")
     v.add_argument("records", nargs="+", metavar="RECORD",
-                   help="record files, folders of them, or ladder databases")
+                   help="record files, folders of them, ladder databases, or ladder files "
+                   "(.toml: their database)")
     return parser
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from arena.core.cards import Card, card_name
 from arena.core.errors import IllegalActionError, RulesCoreError
-from arena.core.game import GameState, HandDealt, HandEnded, TrickCompleted
+from arena.core.game import GameEvent, GameState, HandDealt, HandEnded, TrickCompleted
 from arena.core.hand import HandResult
 from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction
 
@@ -45,17 +45,26 @@ def _cards(cards: Iterable[Card]) -> str:
 def replay(log: GameLog) -> Iterator[Point]:
     """Yields the state before each action, and raises Divergence at the first place the
     record and the engine disagree (including after the last action)."""
+    return (step for step in walk(log) if isinstance(step, Point))
+
+
+def walk(log: GameLog) -> Iterator[Point | GameEvent]:
+    """replay() with the engine's own events between the points: the first deal, then
+    after each point what its action caused. The events hold full information; what a
+    seat was told of them is arena.core.view.seat_event's to say."""
     try:
         game = GameState(log.rules, log.seed, log.first_dealer)
     except (ValueError, RulesCoreError) as e:
         raise Divergence("game", f"cannot start from the record: {e}") from None
+    yield game.dealt
     dealt: HandDealt | None = game.dealt
     for h_index, hl in enumerate(log.hands):
-        where = f"hand {h_index}"
+        # Hands and actions are counted from 1 wherever people read them.
+        where = f"hand {h_index + 1}"
         if dealt is None:
             raise Divergence(where, "the game was already over")
         if hl.hand_number != dealt.hand_number:
-            raise Divergence(where, f"recorded as hand {hl.hand_number}")
+            raise Divergence(where, f"recorded as hand {hl.hand_number + 1}")
         if hl.dealer != dealt.dealer:
             raise Divergence(where, f"dealer {hl.dealer} recorded, the rotation gives {dealt.dealer}")
         if len(hl.dealt) != len(dealt.hands):
@@ -73,7 +82,7 @@ def replay(log: GameLog) -> Iterator[Point]:
         winners: list[int] = []
         ended: HandEnded | None = None
         for i, la in enumerate(hl.actions):
-            at = f"{where}, action {i} (seat {la.seat} {la.action})"
+            at = f"{where}, action {i + 1} (seat {la.seat} {la.action})"
             if ended is not None:
                 raise Divergence(at, "the hand was already over")
             yield Point(game, hl, i, la)
@@ -81,6 +90,7 @@ def replay(log: GameLog) -> Iterator[Point]:
                 events = game.apply(la.action, la.seat)
             except IllegalActionError as e:
                 raise Divergence(at, f"illegal: {e.reason}") from None
+            yield from events
             for event in events:
                 if isinstance(event, TrickCompleted):
                     winners.append(event.trick.winner)

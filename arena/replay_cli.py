@@ -1,8 +1,11 @@
 """`arena replay` and `arena verify`: reading records, and showing them in the terminal.
 
 Records come as GameRecord files (binary .pb, or protobuf's JSON mapping in .json),
-folders of them, or a ladder database. The terminal view replays the game through the
-rules engine, so what `--seat N` shows is exactly what seat_view() let that seat see.
+folders of them, a ladder database, or a ladder file (.toml) standing for the database it
+names. The terminal view replays the game through the rules engine, so what `--seat N`
+shows is exactly what seat_view() let that seat see; `--json` and `--html` with `--seat`
+go through arena.replay_json and arena.replay_html, built the same way. Hands are numbered
+from 1 wherever people read them (the records and the protocol count from 0).
 """
 
 from __future__ import annotations
@@ -28,43 +31,63 @@ from ladder.store import is_database
 # --- reading -----------------------------------------------------------------------
 
 
-def iter_records(paths: list[str]) -> Iterator[tuple[str, GameLog]]:
-    """(name, log) for each record in files, folders and ladder databases."""
+def _source(ref: str) -> Path:
+    """A record file, a folder of them or a database as given; for a ladder file (.toml),
+    the database it names, as the `ladder` commands find it."""
+    p = Path(ref).expanduser()
+    if p.suffix == ".toml":
+        from ladder.config import database_of
+
+        db = database_of(p)
+        if not db.exists():
+            raise ConfigError(f"{p}: its database {db} does not exist yet "
+                              f"(play the ladder first: ladder run {p})")
+        return db
+    if not p.exists():
+        raise ConfigError(f"{p}: no such file or folder")
+    return p
+
+
+def iter_records(paths: list[str]) -> Iterator[tuple[str, Path, GameLog]]:
+    """(name, source, log) for each record in files, folders, ladder databases and the
+    databases of ladder files (source: the file, folder or database it came from)."""
     for ref in paths:
-        p = Path(ref)
+        p = _source(ref)
         if p.is_dir():
-            files = sorted(f for f in p.rglob("*") if f.suffix in (".pb", ".json"))
+            files = sorted(f for f in p.rglob("*") if f.suffix in records.SUFFIXES)
             if not files:
                 raise ConfigError(f"{p}: no record files (.pb or .json) in this folder")
             for f in files:
-                yield str(f), records.read(f)
+                yield str(f), p, records.read(f)
         elif is_database(p):
             from ladder.store import iter_replays
 
             for game_id, blob in iter_replays(p):
-                yield f"{p}:{game_id}", records.decode(blob, f"{p}:{game_id}")
-        elif p.is_file():
-            yield str(p), records.read(p)
+                yield f"{p}:{game_id}", p, records.decode(blob, f"{p}:{game_id}")
         else:
-            raise ConfigError(f"{p}: no such file or folder")
+            yield str(p), p, records.read(p)
 
 
 def load_game(refs: list[str]) -> GameLog:
-    """GAME as the replay command takes it: a record file, or a database and a game id."""
-    first = Path(refs[0])
+    """GAME as the replay command takes it: a record file, or a ladder database (or its
+    ladder file) and a game id."""
+    first = _source(refs[0])
     if is_database(first):
         if len(refs) != 2:
-            raise ConfigError("a ladder database needs a game id: arena replay DB GAME_ID")
+            raise ConfigError(f"{refs[0]}: a ladder's games need a game id: arena replay "
+                              f"{refs[0]} GAME_ID (list them with: ladder games {refs[0]})")
         from ladder.store import get_replay
 
         blob = get_replay(first, refs[1])
         if blob is None:
-            raise ConfigError(f"{first}: no game {refs[1]!r} (see 'ladder games')")
+            raise ConfigError(f"{first}: no game {refs[1]!r} (list them with: ladder games "
+                              f"{refs[0]})")
         return records.decode(blob, f"{first}:{refs[1]}")
     if len(refs) != 1:
-        raise ConfigError("give one record file, or a ladder database and a game id")
-    if not first.is_file():
-        raise ConfigError(f"{first}: no such file")
+        raise ConfigError(f"{refs[0]} is a record file: give it alone (a game id goes with a "
+                          "ladder file or database)")
+    if first.is_dir():
+        raise ConfigError(f"{first}: a folder; give one record file (.pb or .json)")
     return records.read(first)
 
 
@@ -108,6 +131,8 @@ def _action_text(
 
 def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
               console: Console | None = None) -> None:
+    """The game in the terminal; from `seat`, only what it could see; only hand `hand`
+    (counted from 1, as everywhere people read hand numbers) when given."""
     console = console or Console()
     n = log.rules.seats
     names = [f"seat {s.seat} {s.name}" for s in sorted(log.seats, key=lambda s: s.seat)]
@@ -138,7 +163,7 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
     try:
         for point in replay(log):
             hl = point.hand_log
-            if hand is not None and hl.hand_number != hand:
+            if hand is not None and hl.hand_number + 1 != hand:
                 continue
             if printer is None or printer.hand_log is not hl:
                 if printer is not None:
@@ -156,7 +181,7 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
             # only that seat's own faults show it.
             own = seat is None or seat == f.seat
             detail = f": {f.detail.splitlines()[0]}" if f.detail and own else ""
-            console.print(f"  hand {f.hand_number}, {names[f.seat]}: {f.kind.value}{detail}")
+            console.print(f"  hand {f.hand_number + 1}, {names[f.seat]}: {f.kind.value}{detail}")
 
 
 class _HandPrinter:
@@ -170,7 +195,7 @@ class _HandPrinter:
         self.hand = h = game.hand  # kept: the game moves on to the next hand at the end
         self.printed = 0
         self.trump_shown = False
-        console.rule(f"hand {self.hand_log.hand_number} · dealer {names[h.dealer]} · "
+        console.rule(f"hand {self.hand_log.hand_number + 1} · dealer {names[h.dealer]} · "
                      f"score {game.scores[0]}-{game.scores[1]}")
         self.two = game.rules.two_of_spades_joker
         console.print(Text("upcard ") + card_text(h.upcard, self.two))
@@ -244,25 +269,27 @@ class _HandPrinter:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     log = load_game(args.game)
-    if args.hand is not None and not 0 <= args.hand < len(log.hands):
-        raise ConfigError(f"no hand {args.hand}: the game has hands 0 to {len(log.hands) - 1}")
+    if args.hand is not None and not 1 <= args.hand <= len(log.hands):
+        raise ConfigError(f"no hand {args.hand}: the game has hands 1 to {len(log.hands)}")
     if args.seat is not None and args.seat >= log.rules.seats:
         raise ConfigError(f"no seat {args.seat}: the game has seats 0 to {log.rules.seats - 1}")
-    if (args.json or args.html is not None) and (args.seat is not None or args.hand is not None):
-        # Both write the whole record (every seat's cards, the seed): a file made "for
-        # seat N" would hold what seat N may not see. Refused rather than ignored.
-        raise ConfigError(
-            "--seat and --hand apply to the terminal view only: --json and --html write the "
-            "whole game, every seat's cards included (the page lets a viewer pick a seat)"
-        )
     if args.json:
-        print(records.to_json(log))
+        if args.seat is None and args.hand is None:
+            print(records.to_json(log))
+        else:  # a seat's share (or one hand), never the record with every card in it
+            import json
+
+            from arena.replay_json import build_json
+
+            doc = build_json(log, seat=args.seat, hand=args.hand)
+            print(json.dumps(doc, indent=2, ensure_ascii=False))
         return 0
     if args.html is not None:
         from arena.replay_html import render_html
 
-        args.html.write_text(render_html(log), encoding="utf-8")
-        print(f"wrote {args.html}")
+        args.html.write_text(render_html(log, seat=args.seat, hand=args.hand), encoding="utf-8")
+        whose = "" if args.seat is None else f" (seat {args.seat}'s view only)"
+        print(f"wrote {args.html}{whose}")
         return 0
     show_game(log, seat=args.seat, hand=args.hand)
     return 0
@@ -271,13 +298,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     console = Console()
     checked = 0
-    for name, log in iter_records(args.records):
+    databases: list[Path] = []
+    for name, source, log in iter_records(args.records):
+        if is_database(source) and source not in databases:
+            databases.append(source)
         problem = verify(log)
         checked += 1
         if problem is not None:
             console.print(f"[bold red]FAIL[/bold red] {name}: {problem}")
             return 1
-    databases = [Path(ref) for ref in args.records if is_database(Path(ref))]
     disagreeing = 0
     for path in databases:
         for game_id, problems in audit_records(path):

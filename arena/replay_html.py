@@ -9,8 +9,11 @@ sheet and script are package data in arena/replay_assets/ (viewer.html, viewer.c
 viewer.js), read with importlib.resources and inlined into the one file written.
 
 Steps: for each hand, one step before each recorded action, then one at the end of the
-hand (the last trick and the result visible). Perspectives: index 0 is "all", 1 to 4 are
-seats 0 to 3. The page reads and writes its position in the URL fragment,
+hand (the last trick and the result visible). Perspectives: "all", then each seat. A page
+made for one seat (render_html(log, seat=N), `arena replay --html --seat N`) has that
+seat's perspective alone: no "all cards" state, no seed, no other seat's view or fault
+detail is computed into it, so it can be handed to that bot's author. Hands are numbered
+from 1, as in the terminal. The page reads and writes its position in the URL fragment,
 ``#step=12&seat=2`` (``seat=all`` for every card), so a link opens the same view.
 """
 
@@ -222,6 +225,8 @@ class _Interner:
 
 @dataclass
 class _Builder:
+    seat: int | None = None
+    """The one seat the page is made for; None: every perspective, "all cards" first."""
     pieces: _Interner = field(default_factory=_Interner)
     steps: list[list[Any]] = field(default_factory=list)
     hands: list[dict[str, Any]] = field(default_factory=list)
@@ -249,43 +254,55 @@ class _Builder:
         turn = views[0].turn
         seats = []
         for s, v in enumerate(views):
+            if self.seat is not None and s != self.seat:
+                continue  # another seat's perspective is not in this page at all
             last = "Cards dealt" if self._prev is None else _seen_action(self._prev[s], v)
             seats.append([
                 self.pieces(_public(v) | {"end": end}),
                 self.pieces(_private(v)),
                 self.pieces(last),
             ])
+        self._prev = views
+        if self.seat is not None:
+            self.steps.append([h_index, a_index, seats])
+            return
         # "All cards": the table as every seat's view has it, the rest from the engine.
         everything = _everything(hand, views[turn] if turn is not None else None)
         persp = [[seats[0][0], self.pieces(everything), self.pieces(last_all)], *seats]
-        self._prev = views
         self.steps.append([h_index, a_index, persp])
 
 
-def build_data(log: GameLog) -> dict[str, Any]:
-    """Everything the page shows, as JSON-able data (render_html embeds it)."""
+def build_data(log: GameLog, seat: int | None = None, hand: int | None = None) -> dict[str, Any]:
+    """Everything the page shows, as JSON-able data (render_html embeds it). For `seat`,
+    only that seat's perspective (no "all cards", no seed, no other seat's fault detail);
+    for `hand` (from 1), only that hand."""
     by_seat = {sb.seat: sb for sb in log.seats}
     seat_range = range(log.rules.seats)
     two = log.rules.two_of_spades_joker
     names = [by_seat[s].name if s in by_seat else f"seat {s}" for s in seat_range]
-    b = _Builder()
+    b = _Builder(seat=seat)
     hand_index = {id(hl): i for i, hl in enumerate(log.hands)}
     error: str | None = None
     cur: tuple[int, HandLog, HandState] | None = None
     game: GameState | None = None
 
-    def finish(h_index: int, hl: HandLog, hand: HandState) -> None:
+    def wanted(h_index: int) -> bool:
+        return hand is None or h_index + 1 == hand
+
+    def finish(h_index: int, hl: HandLog, hand_state: HandState) -> None:
         assert game is not None
+        if not wanted(h_index):
+            return
         last_action = hl.actions[-1] if hl.actions else None
-        if hand.over:
-            end = _result_text(hand)
+        if hand_state.over:
+            end = _result_text(hand_state)
         elif log.end is GameEnd.FORFEIT:
             end = f"Game forfeited: Team {log.winning_team} wins"
         else:
             return
         last = "" if last_action is None else _logged_text(last_action, two)
-        b.step(h_index, len(hl.actions), game, hand, hl, last, end)
-        b.hands[h_index]["result"] = end
+        b.step(len(b.hands) - 1, len(hl.actions), game, hand_state, hl, last, end)
+        b.hands[-1]["result"] = end
 
     try:
         for pt in replay(log):
@@ -294,18 +311,21 @@ def build_data(log: GameLog) -> dict[str, Any]:
                 if cur is not None:
                     finish(*cur)
                 cur = (h_index, pt.hand_log, pt.game.hand)
-                b.hands.append({
-                    "n": pt.hand_log.hand_number,
-                    "d": pt.hand_log.dealer,
-                    "first": len(b.steps),
-                    "result": None,
-                })
+                if wanted(h_index):
+                    b.hands.append({
+                        "n": pt.hand_log.hand_number + 1,
+                        "d": pt.hand_log.dealer,
+                        "first": len(b.steps),
+                        "result": None,
+                    })
             game = pt.game
+            if not wanted(h_index):
+                continue
             hl = pt.hand_log
             last = (
                 "Cards dealt" if pt.index == 0 else _logged_text(hl.actions[pt.index - 1], two)
             )
-            b.step(h_index, pt.index, game, cur[2], hl, last)
+            b.step(len(b.hands) - 1, pt.index, game, cur[2], hl, last)
     except Divergence as d:
         error = str(d)
         if cur is not None and cur[2].over:
@@ -323,24 +343,31 @@ def build_data(log: GameLog) -> dict[str, Any]:
         summary = f"Forfeit: Team {winner} wins ({log.final_scores[0]}–{log.final_scores[1]})"
     else:
         summary = "Unfinished game"
+    game_info: dict[str, Any] = {
+        "id": log.game_id,
+        "rules": log.rules.name,
+        "target": log.rules.target,
+        "summary": summary,
+        "final": list(log.final_scores),
+        "hands": len(log.hands),
+    }
+    if seat is None:  # the seed deals every card
+        game_info["seed"] = str(log.seed)
     return {
         "v": 1,
-        "game": {
-            "id": log.game_id,
-            "rules": log.rules.name,
-            "seed": str(log.seed),
-            "target": log.rules.target,
-            "summary": summary,
-            "final": list(log.final_scores),
-        },
+        "game": game_info,
+        "perspectives": ["all", *map(str, seat_range)] if seat is None else [str(seat)],
         "seats": [
             {"name": names[s], "version": by_seat[s].version if s in by_seat else "", "team": s % 2}
             for s in seat_range
         ],
         "faults": [
-            {"seat": f.seat, "hand": f.hand_number, "kind": f.kind.value, "detail": f.detail,
+            {"seat": f.seat, "hand": f.hand_number + 1, "kind": f.kind.value,
+             # A fault's detail may quote a bot's output (its cards): a seat's own only.
+             "detail": f.detail if seat is None or f.seat == seat else "",
              "sub": f.substituted}
             for f in log.faults
+            if hand is None or f.hand_number + 1 == hand
         ],
         "cards": _card_faces(log.rules.two_of_spades_joker),
         "pieces": b.pieces.items,
@@ -385,9 +412,10 @@ def _script_json(data: Any) -> str:
     )
 
 
-def render_html(log: GameLog) -> str:
-    """The game as one self-contained HTML page (inline CSS and JS, no network)."""
-    data = build_data(log)
+def render_html(log: GameLog, seat: int | None = None, hand: int | None = None) -> str:
+    """The game as one self-contained HTML page (inline CSS and JS, no network); from
+    `seat`, a page that holds only what that seat could see; only hand `hand` (from 1)."""
+    data = build_data(log, seat, hand)
     seats = data["seats"]
     teams = [  # each bot once: a team is often one bot in two or three seats
         " &amp; ".join(dict.fromkeys(html.escape(seat["name"]) for seat in seats[t::2]))
@@ -395,7 +423,8 @@ def render_html(log: GameLog) -> str:
     ]
     page, css, js = _assets()
     parts = {
-        "TITLE": f"Euchre replay {html.escape(log.game_id)}: {teams[0]} vs {teams[1]}",
+        "TITLE": f"Euchre replay {html.escape(log.game_id)}: {teams[0]} vs {teams[1]}"
+        + ("" if seat is None else f", seen from seat {seat}"),
         "CSS": css,
         "JS": js,
         "DATA": _script_json(data),

@@ -54,7 +54,7 @@ def test_verify_passes_a_true_record_and_names_a_tampered_card(record, tmp_path)
     bad.write_bytes(msg.SerializeToString())
     proc = arena("verify", str(path), str(bad))
     assert proc.returncode == 1
-    assert "hand 2" in proc.stdout and "seat 1" in proc.stdout
+    assert "hand 3" in proc.stdout and "seat 1" in proc.stdout  # hands counted from 1
 
 
 def test_verify_names_a_tampered_score(record, tmp_path):
@@ -64,7 +64,7 @@ def test_verify_names_a_tampered_score(record, tmp_path):
     bad = tmp_path / "score.pb"
     bad.write_bytes(msg.SerializeToString())
     proc = arena("verify", str(bad))
-    assert proc.returncode == 1 and "hand 0: score" in proc.stdout
+    assert proc.returncode == 1 and "hand 1: score" in proc.stdout
 
 
 def test_verify_names_a_changed_action(record, tmp_path):
@@ -75,14 +75,14 @@ def test_verify_names_a_changed_action(record, tmp_path):
     bad = tmp_path / "action.pb"
     bad.write_bytes(msg.SerializeToString())
     proc = arena("verify", str(bad))
-    assert proc.returncode == 1 and "hand 1, action" in proc.stdout and "illegal" in proc.stdout
+    assert proc.returncode == 1 and "hand 2, action" in proc.stdout and "illegal" in proc.stdout
 
 
 def test_terminal_view_from_a_seat_hides_other_hands_the_kitty_and_the_discard(record):
     path, log = record
     for number, hl in enumerate(log.hands[:3]):
         for seat in range(4):
-            proc = arena("replay", str(path), "--seat", str(seat), "--hand", str(number))
+            proc = arena("replay", str(path), "--seat", str(seat), "--hand", str(number + 1))
             assert proc.returncode == 0, proc.stderr
             out = proc.stdout
             hidden = set(hl.kitty[1:])
@@ -95,7 +95,7 @@ def test_terminal_view_from_a_seat_hides_other_hands_the_kitty_and_the_discard(r
             for other in range(4):
                 if other != seat:
                     assert f"seat {other} {log.seats[other].name}  " not in out.split("upcard")[1][:400]
-        full = arena("replay", str(path), "--hand", str(number)).stdout
+        full = arena("replay", str(path), "--hand", str(number + 1)).stdout
         for seat in range(4):
             for card in hl.dealt[seat]:
                 assert card_label(card) in full
@@ -109,25 +109,37 @@ def test_html_export(record, tmp_path):
     assert out.read_text().lstrip().lower().startswith("<!doctype html")
 
 
-@pytest.mark.parametrize("extra", [("--json", "--seat", "1"), ("--html", "x.html", "--seat", "2"),
-                                   ("--json", "--hand", "0")])
-def test_a_whole_game_file_is_never_made_as_if_for_one_seat(record, tmp_path, extra):
-    """--json and --html write every seat's cards: asked for one seat, the command says so
-    and writes nothing, instead of quietly writing the whole game."""
-    extra = tuple(str(tmp_path / e) if e.endswith(".html") else e for e in extra)
-    proc = arena("replay", str(record[0]), *extra)
-    assert proc.returncode == 2 and "terminal view only" in proc.stderr, proc.stderr
-    assert not proc.stdout.strip() and not (tmp_path / "x.html").exists()
+def test_hands_are_counted_from_one_in_the_terminal_and_by_hand(record):
+    path, log = record
+    last = len(log.hands)
+    proc = arena("replay", str(path), "--hand", str(last))
+    assert proc.returncode == 0, proc.stderr
+    assert f"hand {last} · dealer" in proc.stdout and f"hand {last - 1} · dealer" not in proc.stdout
+    assert "hand 1 · dealer" in arena("replay", str(path)).stdout
+    for bad in ("0", str(last + 1)):
+        proc = arena("replay", str(path), "--hand", bad, "--json")
+        assert proc.returncode == 2 and f"the game has hands 1 to {last}" in proc.stderr
+        assert not proc.stdout
 
 
 def test_bad_inputs_are_one_line_errors(tmp_path):
     junk = tmp_path / "junk.pb"
     junk.write_bytes(b"\xff\xff not a record")
-    for args in (("replay", str(junk)), ("verify", str(tmp_path / "missing.pb")),
-                 ("replay", str(junk), "--hand", "1")):
+    (tmp_path / "l.toml").write_text('bots = ["random", "heuristic"]\n')
+    missing = {
+        ("verify", str(tmp_path / "missing.pb")): "missing.pb: no such file",
+        ("replay", str(tmp_path / "missing.sqlite"), "a~b~00001"): "missing.sqlite: no such file",
+        ("replay", str(tmp_path / "none.toml"), "a~b~00001"): "none.toml: no such ladder file",
+        ("verify", str(tmp_path / "l.toml")): "l.sqlite does not exist yet",
+        ("replay", str(tmp_path / "l.toml"), "a~b~00001"): "l.sqlite does not exist yet",
+    }
+    for args in (("replay", str(junk)), ("replay", str(junk), "--hand", "1"), *missing):
         proc = arena(*args)
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert proc.stderr.startswith("arena: error:") and "Traceback" not in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr  # no usage message
+        assert missing.get(args, "") in proc.stderr
+    assert not (tmp_path / "l.sqlite").exists()  # looking did not make one
 
 
 def test_a_ladder_database_replays_verifies_and_catches_tampering(tmp_path):
@@ -140,10 +152,13 @@ def test_a_ladder_database_replays_verifies_and_catches_tampering(tmp_path):
     assert proc.returncode == 0, proc.stderr
     db = tmp_path / "l.sqlite"
     assert arena("verify", str(db)).returncode == 0
+    by_file = arena("verify", str(tmp_path / "l.toml"))  # the ladder file finds its database
+    assert by_file.returncode == 0 and "2 record(s)" in by_file.stdout, by_file.stdout
     with sqlite3.connect(db) as conn:
         game_id, blob = conn.execute("SELECT game_id, record FROM games ORDER BY seq").fetchone()
     shown = arena("replay", str(db), game_id)
     assert shown.returncode == 0 and game_id in shown.stdout
+    assert arena("replay", str(tmp_path / "l.toml"), game_id).stdout == shown.stdout
     html = tmp_path / "g.html"
     assert arena("replay", str(db), game_id, "--html", str(html)).returncode == 0
     assert html.stat().st_size > 10_000
@@ -152,9 +167,10 @@ def test_a_ladder_database_replays_verifies_and_catches_tampering(tmp_path):
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET record = ? WHERE game_id = ?",
                      (msg.SerializeToString(), game_id))
-    proc = arena("verify", str(db))
-    assert proc.returncode == 1
-    assert game_id in proc.stdout and "final score" in proc.stdout
+    for ref in (db, tmp_path / "l.toml"):
+        proc = arena("verify", str(ref))
+        assert proc.returncode == 1
+        assert game_id in proc.stdout and "final score" in proc.stdout
     missing = arena("replay", str(db), "no-such-game")
     assert missing.returncode == 2 and "no game" in missing.stderr
 
@@ -170,7 +186,7 @@ def test_the_header_says_who_was_unsealed_and_a_seat_view_hides_the_seed(record,
 
     def header(log, seat=None) -> str:
         console = Console(width=160, record=True)
-        show_game(log, seat=seat, hand=0, console=console)
+        show_game(log, seat=seat, hand=1, console=console)
         return console.export_text().split("upcard")[0]
 
     sealed = replace(log, seats=tuple(replace(s, sandboxed=True) for s in log.seats),

@@ -5,6 +5,7 @@ scripts/install_chromium.sh: a missing browser fails these tests, it does not sk
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -192,7 +193,7 @@ def test_a_broken_record_still_renders_with_the_divergence():
     hl.trick_winners = [(w + 1) % 4 for w in hl.trick_winners]
     page = render_html(log)
     data = build_data(log)
-    assert data["error"] and "hand 1" in data["error"]
+    assert data["error"] and "hand 2" in data["error"]  # hands counted from 1
     assert "diverges from the rules" in page
 
 
@@ -479,3 +480,124 @@ def test_six_seats_in_the_browser(tmp_path):
                  f"--screenshot={shot}", "--window-size=1200,800")
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 30_000, len(data)
+
+
+_MEASURE = """<script>
+(function () {
+  const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom]; };
+  const q = (sel, root) => [...(root || document).querySelectorAll(sel)];
+  const disc = document.getElementById("discard-box");
+  const pre = document.createElement("pre");
+  pre.id = "measure";
+  pre.textContent = JSON.stringify({
+    vw: window.innerWidth, vh: window.innerHeight, scale: document.body.dataset.scale,
+    table: box(document.getElementById("table-wrap")), side: box(document.getElementById("side")),
+    seats: q("#table .seat").map((e) => [e.dataset.seat, box(e)]),
+    up: q("#table .hand").map((h) => q('.card[data-face="up"]', h).map(box)),
+    fixed: q("#kitty, #trump-box").map(box),
+    discardSeat: disc ? disc.closest(".seat").dataset.seat : null,
+    tricks: q("#tricks-list .tr").map((t) => [t.dataset.leader, t.dataset.winner,
+      q(".play", t).map((p) => [p.dataset.seat, p.classList.contains("lead"),
+        p.querySelector(".card").dataset.card, p.querySelector(".by").textContent])]),
+  });
+  document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+def _apart(a: list[float], b: list[float]) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+def check_layout(m: dict, where: str) -> None:
+    """Everything on screen, nothing on the table on top of anything else, every face-up
+    card in a hand showing its corner."""
+    vw, vh, k = m["vw"], m["vh"], float(m["scale"])
+    tl, tt, tr, tb = m["table"]
+    sl, st, sr, _ = m["side"]
+    assert tl >= 0 and tr <= vw and tb <= vh, (where, "table", m["table"], vw, vh)
+    assert sl >= 0 and sr <= vw + 0.5 and st < vh, (where, "side panel", m["side"], vw)
+    assert tr <= sl or tb <= st, (where, "table over the side panel")
+    boxes = [b for _, b in m["seats"]] + m["fixed"]
+    for i, a in enumerate(boxes):
+        assert tl <= a[0] and a[2] <= tr and tt <= a[1] and a[3] <= tb, (where, i, a)
+        for b in boxes[i + 1:]:
+            assert _apart(a, b), (where, a, b)
+    for cards in m["up"]:
+        for a, b in itertools.pairwise(cards):
+            assert b[0] - a[0] >= 24 * k - 0.5, (where, "a card's corner is covered", a, b)
+
+
+def test_layout_at_two_window_sizes(game_log, tmp_path):
+    """At 1280x800 and 900x700, four and six seats: the table and the side panel both in
+    the window, seats apart, every face-up card readable (the all-cards view fans every
+    hand), the discard beside the dealer, and each trick listed with who led and who
+    played each card."""
+    chromium = require_chromium()
+    six = play_random_game(11, PRESETS["six-player"], ("red", "blue"))
+    jobs: dict[str, str] = {}
+    steps: dict[str, tuple[GameLog, int]] = {}
+    for name, log in (("four", game_log), ("six", six)):
+        page = render_html(log).replace("</body>", _MEASURE + "</body>")
+        path = tmp_path / f"{name}.html"
+        path.write_text(page, encoding="utf-8")
+        acts = log.hands[0].actions
+        disc = next((i for i, la in enumerate(acts) if la.action.kind is ActionKind.DISCARD), 0)
+        for label, step in (("dealt", disc + 1), ("end", len(acts))):
+            for size in ("1280,800", "900,700"):
+                key = f"{name}-{label}-{size.replace(',', 'x')}"
+                jobs[key] = f"{path.as_uri()}#step={step}&seat=all"
+                steps[key] = (log, step)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        futures = {
+            key: pool.submit(run_chromium, chromium, tmp_path, key, url, "--dump-dom",
+                             f"--window-size={key.rsplit('-', 1)[1].replace('x', ',')}")
+            for key, url in jobs.items()
+        }
+        measured = {key: json.loads(Dom(f.result()).text["measure"]) for key, f in futures.items()}
+    for key, m in measured.items():
+        log, step = steps[key]
+        check_layout(m, key)
+        hl = log.hands[0]
+        if "900x700" in key:
+            assert float(m["scale"]) < 1  # scaled down, not cut off
+        if key.startswith("four-dealt"):  # (at six seats a discard may be a lone player's)
+            assert hl.actions[step - 1].action.kind is ActionKind.DISCARD
+            assert m["discardSeat"] == str(hl.dealer), key
+            assert sum(map(len, m["up"])) == 20
+        if "-end-" in key:  # every trick: its leader first, then each card over its player
+            assert len(m["tricks"]) == len(hl.trick_winners)
+            plays = [la for la in hl.actions if la.action.kind is ActionKind.PLAY]
+            for (leader, winner, shown), won in zip(m["tricks"], hl.trick_winners, strict=True):
+                size = len(shown)
+                trick, plays = plays[:size], plays[size:]
+                assert [int(s) for s, _, _, _ in shown] == [la.seat for la in trick]
+                assert [int(c) for _, _, c, _ in shown] == [la.action.card for la in trick]
+                assert int(leader) == trick[0].seat and int(winner) == won
+                assert [lead for _, lead, _, _ in shown] == [True] + [False] * (size - 1)
+                assert all(by.startswith(f"{s} ") for s, _, _, by in shown)
+    for size in ("1280,800", "900,700"):  # pictures to look at (kept in the test's folder)
+        shot = tmp_path / f"shot-{size.replace(',', 'x')}.png"
+        run_chromium(chromium, tmp_path, f"shot-{size}", f"{(tmp_path / 'four.html').as_uri()}"
+                     f"#step={len(game_log.hands[0].actions) - 2}&seat=all",
+                     f"--screenshot={shot}", f"--window-size={size}")
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_seats_page_offers_that_seat_alone(game_log, tmp_path):
+    """A page made for one seat has one perspective: asking for another (or all cards) by
+    the address or a key shows that seat still."""
+    chromium = require_chromium()
+    page = render_html(game_log, seat=2)
+    path = tmp_path / "seat2.html"
+    path.write_text(page.replace("</body>", _DRIVER + "</body>"), encoding="utf-8")
+    d = Dom(run_chromium(chromium, tmp_path, "seat2", f"{path.as_uri()}#step=0&seat=all",
+                         "--dump-dom"))
+    options = [e for e in d.elements if e["tag"] == "option"]
+    assert [o["value"] for o in options] == ["2"]
+    assert d.find(tag="body")[0]["data-perspective"] == "2"
+    up = hand_cards(d, "up")
+    assert {e["data-seat"] for e in up} == {"2"} and len(up) == 5
+    assert "seen from seat 2" in d.text["subtitle"] and "seed" not in d.text["subtitle"]

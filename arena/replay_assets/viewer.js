@@ -8,8 +8,11 @@
   const SYM = ["♣", "♦", "♥", "♠"], SUIT = ["clubs", "diamonds", "hearts", "spades"];
   const N = SEATS.length;  /* 4 or 6: seats round the table clockwise from the bottom */
   const POS = N === 6 ? ["s", "sw", "nw", "n", "ne", "se"] : ["s", "w", "n", "e"];
-  const isSeat = (s) => /^[0-9]$/.test(s) && Number(s) < N;
-  let step = 0, persp = "all";
+  /* The perspectives this file holds: "all" and every seat, or one seat's alone (a page
+     made for that seat has no other data at all). */
+  const PERSPS = D.perspectives;
+  const has = (p) => PERSPS.includes(p);
+  let step = 0, persp = PERSPS[0];
 
   function card(c, where, seat, cls) {
     const f = CARDS[c];
@@ -31,7 +34,7 @@
     const n = parseInt(q.get("step"), 10);
     step = Number.isFinite(n) ? Math.max(0, Math.min(STEPS.length - 1, n)) : 0;
     const s = q.get("seat");
-    persp = s !== null && isSeat(s) ? s : "all";
+    persp = s !== null && has(s) ? s : PERSPS[0];
   }
   function write() {
     const h = `#step=${step}&seat=${persp}`;
@@ -56,15 +59,15 @@
     document.body.dataset.perspective = persp;
     if (!STEPS.length) { $("step-label").textContent = "No actions recorded"; return; }
     const [hi, ai, per] = STEPS[step];
-    const pi = persp === "all" ? 0 : 1 + Number(persp);
+    const pi = PERSPS.indexOf(persp);
     const pub = P[per[pi][0]], pri = P[per[pi][1]], last = P[per[pi][2]];
     const hand = HANDS[hi];
     const isEnd = pub.end !== null && pub.end !== undefined;
     document.body.dataset.hand = hi;
     document.body.dataset.kind = isEnd ? "end" : "action";
     const nActions = (hi + 1 < HANDS.length ? HANDS[hi + 1].first : STEPS.length) - hand.first - 1;
-    $("step-label").textContent = `Step ${step + 1} / ${STEPS.length} · Hand ${hand.n + 1}` +
-      ` of ${HANDS.length} · ` + (isEnd ? "end of hand" : `action ${ai + 1} of ${nActions}`);
+    $("step-label").textContent = `Step ${step + 1} / ${STEPS.length} · Hand ${hand.n}` +
+      ` of ${D.game.hands} · ` + (isEnd ? "end of hand" : `action ${ai + 1} of ${nActions}`);
     $("prev").disabled = step === 0;
     $("prev-hand").disabled = step === 0;
     $("next").disabled = step === STEPS.length - 1;
@@ -84,6 +87,15 @@
     const won = new Array(N).fill(0);
     for (const t of pub.tk) won[t[2]] += 1;
 
+    /* The dealer's discard, beside the dealer: face up where the data has it (the dealer's
+       own perspective, or all cards), else a back once it is made. */
+    let disc = "";
+    if (pri.dc !== null && pri.dc !== undefined) {
+      disc = card(pri.dc, "discard", pub.d, "small");
+    } else if (pub.dtu && pub.ph !== "dealer_discard" && !pub.so.includes(pub.d)) {
+      disc = back("discard", pub.d, "small");
+    }
+
     let out = "";
     for (let s = 0; s < N; s++) {
       const up = known(s), out_ = pub.so.includes(s);
@@ -101,10 +113,13 @@
       for (let i = up.length; i < pub.n[s]; i++) cards += back("hand", s, "");
       const bid = pub.ph !== "play" && pub.ph !== "hand_over" && lastBid[s] !== undefined
         ? `<div class="bid">${esc(lastBid[s])}</div>` : "";
+      const put = s === pub.d && disc
+        ? `<div id="discard-box"><div class="lbl">Discard</div>${disc}</div>` : "";
       out += `<div class="${cls.join(" ")}" data-seat="${s}" id="seat-${s}">` +
         `<div class="plate"><div class="nm">${seatName(s)}</div>` +
         `<div class="meta">Seat ${s} · Team ${s % 2}</div><div>${badges}</div></div>` +
-        `${bid}<div class="hand" data-seat="${s}">${cards}</div></div>`;
+        `${bid}<div class="hand-row"><div class="hand" data-seat="${s}">${cards}</div>` +
+        `${put}</div></div>`;
     }
 
     /* The middle: the trick being played, else the last one finished. */
@@ -144,29 +159,19 @@
     out += `<div id="kitty"><div class="lbl">Kitty</div><div class="row">${kitty}</div>` +
       `<div class="lbl" style="text-transform:none">${upNote}</div></div>`;
 
-    /* The dealer's discard: face up where the data has it, else a back once it is made. */
-    let disc = "";
-    if (pri.dc !== null && pri.dc !== undefined) {
-      disc = card(pri.dc, "discard", pub.d, "small");
-    } else if (pub.dtu && pub.ph !== "dealer_discard" && !pub.so.includes(pub.d)) {
-      disc = back("discard", pub.d, "small");
-    }
-    if (disc) out += `<div id="discard-box"><div class="lbl">Discard</div>${disc}</div>`;
-
     /* Trump and makers. */
-    if (pub.tr !== null) {
+    if (pub.tr !== null) {  /* who is alone: the seats' badges say it */
       const red = pub.tr === 1 || pub.tr === 2;
-      const al = pub.al.length
-        ? "alone: " + pub.al.map((s) => `${seatName(s)} (seat ${s})`).join(", ") : "";
       out += `<div id="trump-box" data-trump="${pub.tr}"><div class="lbl">Trump</div>` +
         `<div class="sym${red ? " red" : ""}" title="${SUIT[pub.tr]}">${SYM[pub.tr]}</div>` +
         `<div class="who">made by ${seatName(pub.mk)} (seat ${pub.mk}, team ${pub.mk % 2})` +
-        `${al ? "<br>" + al : ""}</div></div>`;
+        `</div></div>`;
     }
     $("table").innerHTML = out;
 
     /* Side panels. */
-    const team = (t) => esc(SEATS[t].name) + " &amp; " + esc(SEATS[t + 2].name);
+    const team = (t) => [...new Set(SEATS.filter((_, s) => s % 2 === t).map((x) => x.name))]
+      .map(esc).join(" &amp; ");  /* each bot once: a team is often one bot in every seat */
     $("score").dataset.team0 = pub.sc[0];
     $("score").dataset.team1 = pub.sc[1];
     $("score").innerHTML = `<div class="t0">Team 0<br><small>${team(0)}</small><br>` +
@@ -174,7 +179,7 @@
       `${D.game.target}<br><small>tricks ${pub.tw[0]}–${pub.tw[1]}</small></div>` +
       `<div class="t1" style="text-align:right">Team 1<br><small>${team(1)}</small><br>` +
       `<b>${pub.sc[1]}</b></div>`;
-    $("hand-info").innerHTML = `Hand ${hand.n + 1} · dealer ${seatName(pub.d)} (seat ${pub.d})` +
+    $("hand-info").innerHTML = `Hand ${hand.n} · dealer ${seatName(pub.d)} (seat ${pub.d})` +
       ` · <span id="phase">${esc(pub.pt)}</span>` +
       (pub.tu !== null ? ` · to act: ${seatName(pub.tu)} (seat ${pub.tu})` : "");
     $("last-action").innerHTML = last ? `Last: <span id="last-text">${esc(last)}</span>` : "";
@@ -182,33 +187,49 @@
     $("result").innerHTML = isEnd ? `<b>${esc(pub.end)}</b>${gameOver}` : "";
     $("auction").innerHTML = pub.au.map(([s, t]) =>
       `<li>${seatName(s)} <small>(seat ${s})</small> ${esc(t)}</li>`).join("");
+    /* Each trick: who led, each card over the seat that played it, in playing order. */
     $("tricks-list").innerHTML = pub.tk.map(([l, flat, w], i) => {
       let cs = "";
-      for (let j = 0; j < flat.length; j += 2) cs += card(flat[j + 1], "history", flat[j], "small");
-      return `<div class="tr">${i + 1}. ${cs}<span class="w">${seatName(w)}</span></div>`;
+      for (let j = 0; j < flat.length; j += 2) {
+        const s = flat[j], lead = j === 0 ? " lead" : "", win = s === w ? " won" : "";
+        cs += `<div class="play${lead}${win}" data-seat="${s}">` +
+          card(flat[j + 1], "history", s, "small") +
+          `<span class="by" title="${seatName(s)}">${s} ${seatName(s)}</span></div>`;
+      }
+      return `<div class="tr" data-leader="${l}" data-winner="${w}"><div class="tr-head">` +
+        `${i + 1}. led by ${seatName(l)} (seat ${l}), won by ${seatName(w)} (seat ${w})` +
+        `</div><div class="tr-cards">${cs}</div></div>`;
     }).join("") || "<small>none yet</small>";
     document.title = `Step ${step + 1} · ` + document.querySelector("h1").textContent;
   }
 
   function setup() {
-    $("subtitle").textContent = `Game ${D.game.id} · rules ${D.game.rules} · seed ` +
-      `${D.game.seed} · ${D.game.summary}`;
+    const only = PERSPS.includes("all") ? null : Number(PERSPS[0]);
+    $("subtitle").textContent = `Game ${D.game.id} · rules ${D.game.rules} · ` +
+      (only === null ? `seed ${D.game.seed} · ` : "") + D.game.summary +
+      (only === null ? "" : ` · seen from seat ${only} (${SEATS[only].name}): this page holds ` +
+        "nothing that seat could not see") +
+      (HANDS.length < D.game.hands ? ` · hand ${HANDS.map((h) => h.n).join(", ")} of ` +
+        `${D.game.hands} only` : "");
     $("error").textContent = D.error ? "This record diverges from the rules: " + D.error : "";
     if (D.faults.length) {
-      $("faults").innerHTML = D.faults.map((f) => `<div>Hand ${f.hand + 1}, seat ${f.seat} ` +
-        `(${seatName(f.seat)}): ${esc(f.kind)}${f.sub ? " (substituted)" : ""}: ` +
-        `${esc(f.detail)}</div>`).join("");
+      $("faults").innerHTML = D.faults.map((f) => `<div>Hand ${f.hand}, seat ${f.seat} ` +
+        `(${seatName(f.seat)}): ${esc(f.kind)}${f.sub ? " (substituted)" : ""}` +
+        `${f.detail ? ": " + esc(f.detail) : ""}</div>`).join("");
     } else {
       $("faults-panel").style.display = "none";
     }
     document.body.dataset.seats = N;
-    for (let s = 0; s < N; s++) {
+    const sel = $("perspective");
+    sel.textContent = "";
+    for (const p of PERSPS) {
       const o = document.createElement("option");
-      o.value = String(s);
-      o.textContent = `Seat ${s}: ${SEATS[s].name}`;
-      $("perspective").appendChild(o);
+      o.value = p;
+      o.textContent = p === "all" ? "All cards" : `Seat ${p}: ${SEATS[Number(p)].name}`;
+      sel.appendChild(o);
     }
-    $("keys").textContent = `A or 0–${N - 1}`;
+    sel.disabled = PERSPS.length === 1;
+    $("keys").textContent = PERSPS.length === 1 ? "" : `, A or 0–${N - 1} perspective`;
     $("prev").onclick = () => go(step - 1);
     $("next").onclick = () => go(step + 1);
     $("prev-hand").onclick = () => {
@@ -227,12 +248,35 @@
       } else if (e.key === "ArrowUp" || e.key === "PageUp") {
         $("prev-hand").click(); e.preventDefault();
       }
-      else if (e.key === "a" || e.key === "A") setPersp("all");
-      else if (isSeat(e.key)) setPersp(e.key);
+      else if ((e.key === "a" || e.key === "A") && has("all")) setPersp("all");
+      else if (has(e.key)) setPersp(e.key);
     });
     window.addEventListener("hashchange", () => { read(); render(); });
+    window.addEventListener("resize", fit);
     read();
     render();
+    fit();
+  }
+
+  /* The table is drawn at 800x660 and scaled down to what the window leaves beside the
+     side panel (or, on a narrow screen, above it), so that nothing is cut off. */
+  function fit() {
+    const app = $("app"), wrap = $("table-wrap"), side = $("side"), table = $("table");
+    const TW = 800, TH = 660, GAP = 14;
+    const cs = getComputedStyle(app);
+    const inner = app.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    let w = inner - side.offsetWidth - GAP, byHeight = true;
+    if (w < 0.55 * TW) { w = inner; byHeight = false; }  /* the side panel goes below */
+    let k = Math.min(1, w / TW);
+    if (byHeight) {
+      const top = wrap.getBoundingClientRect().top + window.scrollY;
+      k = Math.min(k, (window.innerHeight - top - GAP) / TH);
+    }
+    k = Math.max(k, 0.45);
+    table.style.transform = k < 1 ? `scale(${k})` : "";
+    wrap.style.width = `${Math.floor(TW * k)}px`;
+    wrap.style.height = `${Math.floor(TH * k)}px`;
+    document.body.dataset.scale = k.toFixed(3);
   }
   setup();
 })();
