@@ -20,6 +20,10 @@ from ladder.store import Store
 
 pytest.importorskip("ray")
 
+# One after another, on one test worker: each starts a Ray cluster of its own (a dozen
+# processes), and two at once on a small machine starve the bots they start.
+pytestmark = pytest.mark.xdist_group("ray")
+
 LADDER = Path(sys.executable).with_name("ladder")
 ARENA = Path(sys.executable).with_name("arena")
 
