@@ -193,7 +193,7 @@ def test_a_run_stopped_with_games_waiting_to_be_stored_stores_each_once(tmp_path
 
     path = write_ladder(tmp_path, ['"random"', '{ name = "random-b", bot = "random" }',
                                    '{ name = "random-c", bot = "random" }'],
-                        games=8, concurrency=3)
+                        games=4, concurrency=3)
     cfg = load_ladder(path)
     original = Store.record_game
     committed: list[str] = []
