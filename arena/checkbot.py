@@ -15,7 +15,7 @@ import random
 import re
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeAlias
@@ -29,7 +29,7 @@ from arena.check_rules import NAMED_RULES
 from arena.core import actions as A
 from arena.core.actions import Action
 from arena.core.cards import is_joker
-from arena.core.game import deck_order, derive_seed
+from arena.core.game import HandEnded, deck_order, derive_seed
 from arena.core.hand import HandState, Phase
 from arena.core.rules import LoneDefender, RuleSet, WhoMayGoAlone
 from arena.core.scoring import Outcome
@@ -209,6 +209,43 @@ def _observe(log: GameLog, bot_seats: set[int], report: Report) -> None:
             report.phases.add("hand thrown in")
 
 
+THROWN_IN_LIMIT = 24
+"""Hands thrown in one after another (every player passed) before a check game is
+stopped: without stick-the-dealer a bot that never makes trump, seated against itself or
+behind players who always pass, would redeal for ever."""
+
+
+class _ThrownIn:
+    """Hears a check game (arena.observer) and stops it once THROWN_IN_LIMIT hands in a
+    row were thrown in, so that check-bot says why rather than waiting for ever."""
+
+    def __init__(self, scope: trio.CancelScope) -> None:
+        self._scope = scope
+        self._run = 0
+        self.stalled = False
+
+    def started(self, log: GameLog) -> None:
+        pass
+
+    def happened(self, events: Sequence[object], substituted: bool) -> None:
+        for e in events:
+            if isinstance(e, HandEnded):
+                self._run = self._run + 1 if e.result.maker is None else 0
+                if self._run >= THROWN_IN_LIMIT and not self.stalled:
+                    self.stalled = True
+                    self._scope.cancel()
+
+    def ended(self, log: GameLog | None) -> None:
+        pass
+
+    @staticmethod
+    def detail(label: str) -> str:
+        return (f"{THROWN_IN_LIMIT} hands in a row thrown in (every player passed), so the "
+                "game would never end: the bot never makes trump\nfix: order up or name a "
+                f"suit when the hand is strong; under {label} rules a dealer who passes is "
+                "not stuck with trump, and a hand every player passes is dealt again")
+
+
 async def _run(bot: BotManifest, games: int, per_decision: float, report: Report,
                rule_sets: dict[str, RuleSet], log_dir: Path, sandbox: bool = True,
                start_limit: float = 10.0, grace: float = 2.0,
@@ -259,12 +296,17 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                         first_dealer=sc.first_dealer, seat_bots=seats, time_control=tc,
                         fault_policy=FaultPolicy.FORFEIT,
                     )
-                    log = await play_game(worker, spec)
+                    with trio.CancelScope() as scope:
+                        stall = _ThrownIn(scope)
+                        log = await play_game(worker, spec, stall)
+                    if stall.stalled:
+                        report.add(f"{label}: {sc.name}", False, stall.detail(label))
+                        continue
                     bot_seats = {s for s, x in enumerate(sc.seats) if x == "BOT"}
                     if log.faults:
                         f = log.faults[0]
                         report.add(f"{label}: {sc.name}", False,
-                                   f"{f.kind.value} in hand {f.hand_number}, decision "
+                                   f"{f.kind.value} in hand {f.hand_number + 1}, decision "
                                    f"{f.decision_number}: {f.detail}\nfix: {hint(f.kind, sdk)}")
                     elif log.end is not GameEnd.COMPLETED:
                         report.add(f"{label}: {sc.name}", False, "the game did not complete")

@@ -28,6 +28,7 @@ from arena.cli_args import (
     check_sandbox_args,
     executor_from_args,
     positive_int,
+    reader_gone,
     seconds_arg,
     seed_arg,
 )
@@ -177,8 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         print("arena: interrupted; every bot process was stopped", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into `head` and the like
-        sys.stderr.close()
-        return 0
+        return reader_gone()
     except OSError as e:  # an output folder or file that cannot be written
         print(f"arena: error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 2

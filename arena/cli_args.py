@@ -11,6 +11,21 @@ from arena.core.game import MAX_SEED
 from arena.errors import ConfigError
 from arena.spec import EXECUTORS, LOCAL, Executor, FaultPolicy, TimeControl, require_ray
 
+EXIT_BROKEN_PIPE = 141
+"""What a Unix tool's shell status is when its reader went away (128 + SIGPIPE)."""
+
+
+def reader_gone() -> int:
+    """After BrokenPipeError (the output piped to `head`, which has read enough): stop
+    quietly, as Unix tools do, and keep the interpreter's own last flush from raising
+    again at exit."""
+    import os
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return EXIT_BROKEN_PIPE
+
 
 def positive_int(text: str) -> int:
     try:

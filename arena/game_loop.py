@@ -269,10 +269,21 @@ class GameRun:
                     nursery.start_soon(end, st)
 
 
+BOT_ERROR_TAIL_WAIT = 0.2
+"""Seconds for a bot's traceback, written just before its error status, to reach the log."""
+
+
 async def _crash_or(inst: BotInstance, fault: BotFault) -> BotFault:
     """A lost connection is a crash when the process died: wait a moment for the exit to
-    be seen, then say how it ended and what it last wrote."""
+    be seen, then say how it ended and what it last wrote. A bot that raised an error
+    (bot_error) is quoted too: the end of its log holds the traceback."""
     proc = inst.process
+    if fault.kind is FaultKind.BOT_ERROR and proc is not None:
+        await trio.sleep(BOT_ERROR_TAIL_WAIT)
+        tail = proc.log_tail(12)
+        if tail.strip():
+            return BotFault(fault.kind, f"{fault.detail}; its last output:\n{tail}")
+        return fault
     if fault.kind is not FaultKind.DISCONNECTED or proc is None:
         return fault
     with trio.move_on_after(1.0):

@@ -258,7 +258,7 @@ class _HandPrinter:
         else:
             alone = f", alone: {', '.join(names[s] for s in r.alone)}" if r.alone else ""
             self.console.print(
-                f"  makers team {r.maker % 2} took {r.tricks_won[r.maker % 2]} tricks{alone}: "
+                f"  makers team {r.maker % 2} took {_tricks(r.tricks_won[r.maker % 2])}{alone}: "
                 f"[bold]{r.score.outcome.value}[/bold], {r.score.points} to team {r.score.team} "
                 f"→ {hl.scores_after[0]}-{hl.scores_after[1]}"
             )
@@ -339,3 +339,7 @@ def audit_records(path: Path) -> list[tuple[str, list[str]]]:
             return audit_database(store)
         except sqlite3.Error as e:
             raise StoreError(f"{path}: cannot read the ladder database: {e}") from None
+
+
+def _tricks(n: int) -> str:
+    return f"{n} trick" if n == 1 else f"{n} tricks"

@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena import __version__
-from arena.cli_args import WATCH_WAIT, add_executor_options, add_watch_options, positive_int
+from arena.cli_args import (
+    WATCH_WAIT,
+    add_executor_options,
+    add_watch_options,
+    positive_int,
+    reader_gone,
+)
 from arena.core.errors import RuleSetError
 from arena.errors import ConfigError
 from arena.spec import require_ray
@@ -188,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return _dispatch(parser, args)
+    except BrokenPipeError:
+        return reader_gone()
     except sqlite3.Error as e:  # storing a finished game failed: the run stopped at once
         print(f"ladder: database error: {e}; every game committed before it is stored",
               file=sys.stderr)

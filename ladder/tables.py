@@ -169,7 +169,9 @@ def games_table(rows: Sequence[GameRow], title: str) -> Table:
     t = Table(title=title)
     for col in ("game", "seq", "team 0 (even seats)", "team 1 (odd seats)", "dealer",
                 "score", "winner", "end", "faults", "finished"):
-        t.add_column(col, justify="right" if col in ("seq", "dealer", "faults") else "left")
+        # A game id is what `arena replay` is given: never cut short, whatever the width.
+        t.add_column(col, justify="right" if col in ("seq", "dealer", "faults") else "left",
+                     no_wrap=col == "game")
     for r in rows:
         winner = "draw" if r.winning_team is None else r.seats[r.winning_team]
         faults = f"[red]{r.faults} {r.fault_kinds}" if r.faults else ""

@@ -196,3 +196,33 @@ def test_transport_tcp_is_offered_as_in_a_match():
                      "--grace", "10")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "over loopback TCP" in proc.stdout and "FAIL" not in proc.stdout
+
+
+NEVER_CALLS = '''
+from arena.sdk import ActionKind, Bot, run
+
+
+class Never(Bot):
+    name = "never"
+    version = "1"
+
+    def decide(self, view):
+        passes = [a for a in view.legal_actions if a.kind is ActionKind.PASS]
+        return passes[0] if passes else view.legal_actions[0]
+
+
+run(Never())
+'''
+
+
+def test_a_bot_that_never_makes_trump_fails_instead_of_redealing_for_ever(tmp_path):
+    """Without stick-the-dealer, four seats that always pass redeal for ever: check-bot
+    stops the game and says why, in seconds."""
+    folder = tmp_path / "never"
+    folder.mkdir()
+    (folder / "bot.py").write_text(NEVER_CALLS)
+    (folder / "bot.toml").write_text('name = "never"\nversion = "1"\ncommand = ["{python}", "bot.py"]\n')
+    proc = check_bot(str(folder), "--rules", "new-zealand")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    rows = failed_rows(proc.stdout)
+    assert any("hands in a row thrown in" in r and "never makes trump" in r for r in rows), rows

@@ -3,6 +3,7 @@ the demo, and the commands that read a ladder back. (Stopping a run: test_ladder
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import subprocess
@@ -148,6 +149,17 @@ def test_faults_are_stored_listed_and_reported(tmp_path):
     assert by_name["random"]["wins"] == 2
     listing = ladder_cli("games", path, "--faults")
     assert listing.returncode == 0 and "malformed" in listing.stdout
+    # however narrow the output, every game id is whole: it is what arena replay is given
+    from rich.console import Console
+
+    from ladder.tables import games_table
+
+    with Store.open(path.with_suffix(".sqlite")) as store:
+        rows = store.games()
+    narrow = Console(width=60, file=io.StringIO(), color_system=None)
+    narrow.print(games_table(rows, "games"))
+    listed = narrow.file.getvalue()
+    assert rows and all(r.game_id in listed for r in rows), listed
     assert ladder_cli("games", path, "--faults", "--bot", "nobody").returncode == 2
     report = ladder_cli("report", path)
     assert report.returncode == 0, report.stderr

@@ -393,6 +393,8 @@ def test_an_sdk_bot_that_raises_is_ruled_a_bot_error_with_its_traceback_in_the_l
     log_path = fault.detail.rsplit(": ", 1)[1].rstrip(")")
     text = Path(log_path).read_text()
     assert "Traceback (most recent call last)" in text and "view.no_such_field" in text
+    # and the fault quotes the end of it, so the match's summary shows the bot's line
+    assert "its last output:" in fault.detail and "view.no_such_field" in fault.detail
 
 
 def test_a_manifests_own_start_limit_is_the_one_used(tmp_path):
