@@ -183,3 +183,14 @@ def test_a_ray_address_without_the_ray_executor_is_refused(tmp_path):
     assert done.returncode == 2
     assert "--ray-address: the games run on Ray only with --executor ray" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_actor_has_no_coroutine_method():
+    """Ray runs an actor with any coroutine method on an asyncio loop, where its plain
+    methods run one at a time: a worker's games would be played one after another."""
+    import inspect
+
+    from arena.ray_executor import RayWorker
+
+    assert not [name for name, m in inspect.getmembers(RayWorker, inspect.isfunction)
+                if inspect.iscoroutinefunction(m)]
