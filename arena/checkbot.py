@@ -364,8 +364,18 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
         "checking ", (bot.label, "bold"), f" ({bot.source}), {sealed}, over {over}; "
         f"bot logs in {log_dir}"
     ), soft_wrap=True)
-    trio.run(_run, bot, args.games, args.per_decision, report, rule_sets, log_dir, sandbox,
-             args.start_limit, args.grace, args.transport)
+    from arena.runner import run_until_signal
+
+    stopped_by = trio.run(run_until_signal, lambda: _run(
+        bot, args.games, args.per_decision, report, rule_sets, log_dir, sandbox,
+        args.start_limit, args.grace, args.transport))
+    if stopped_by is not None:
+        # What was checked before the stop is still worth reading, with the logs.
+        report.add("interrupted", False, f"stopped by {stopped_by}: the checks above are "
+                   "those done before it; every bot process was stopped")
+        _print(console, report)
+        console.print(Text(f"bot logs: {log_dir}"), soft_wrap=True)
+        return 143 if stopped_by == "SIGTERM" else 130
     accepted = {c.name.split(":")[0] for c in report.checks if c.name.endswith(": rules") and c.ok}
     if report.checks and not accepted and all(c.ok is not False for c in report.checks):
         report.add("rules", False, "the bot refused every rule set: accept at least 'standard'")

@@ -226,3 +226,28 @@ def test_a_bot_that_never_makes_trump_fails_instead_of_redealing_for_ever(tmp_pa
     assert proc.returncode == 1, proc.stdout + proc.stderr
     rows = failed_rows(proc.stdout)
     assert any("hands in a row thrown in" in r and "never makes trump" in r for r in rows), rows
+
+
+def test_ctrl_c_prints_the_checks_done_before_it_and_keeps_the_logs(own_temp_folder):
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli", "check-bot", "random"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    deadline = time.monotonic() + 60
+    # Stopped once the first rule set's games are being played (a second rule set's
+    # bot has its log): by then the bot has started and answered Hello.
+    while len(list(own_temp_folder.glob("euchre-check-*/*.log"))) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out + err
+    assert "starts and listens" in out and "stopped by SIGINT" in out
+    assert "Traceback" not in err
+    logs = Path(re.search(r"bot logs: (\S+)", out).group(1))
+    assert logs.is_dir()
+    shutil.rmtree(logs)
