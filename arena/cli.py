@@ -200,6 +200,10 @@ def cmd_match(args: argparse.Namespace) -> int:
     executor = executor_from_args(args)
     bot_a = load_manifest(args.bot_a)
     bot_b = load_manifest(args.bot_b)
+    if args.games % 2:
+        print(f"arena: note: --games {args.games} is odd, so the last deal is played once, "
+              "without its twin game (teams swapped): card luck does not cancel for it",
+              file=sys.stderr)
     out = args.out or Path("runs") / f"match-{datetime.now():%Y%m%d-%H%M%S}"
     games_dir = out / "games"
     games_dir.mkdir(parents=True, exist_ok=True)

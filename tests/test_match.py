@@ -197,6 +197,7 @@ def test_cli_match_reports_heuristic_stronger(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert "heuristic" in proc.stdout and "8 games" in proc.stdout
+    assert "is odd" not in proc.stderr
     records = list((out / "games").glob("*.pb"))
     assert len(records) == 8
     from arena.stats import collect_stats
@@ -467,3 +468,14 @@ def test_a_win_interval_counts_duplicate_pairs_and_never_collapses():
     wide, narrow = interval95([1.0, 0.0] * 5), interval95([1.0, 0.0] * 50)
     assert wide is not None and narrow is not None
     assert narrow[1] - narrow[0] < wide[1] - wide[0]
+
+
+def test_an_odd_number_of_games_is_played_with_a_note(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena.cli", "match", "random", "random", "--games", "1",
+         "--seed", "3", "--out", str(tmp_path / "run")],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "--games 1 is odd" in proc.stderr and "without its twin game" in proc.stderr
+    assert len(list((tmp_path / "run" / "games").glob("*.pb"))) == 1
