@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import os
 import socket
 import threading
@@ -58,8 +57,9 @@ CLOSE_TIMEOUT = 15.0
 """Seconds a worker has to stop its games and bots at the end before it is killed."""
 
 
-class GameLostError(Exception):
-    """A game lost its worker MAX_LOSSES times."""
+class GameLostError(ConfigError):
+    """A game lost its worker MAX_LOSSES times: the cluster, not the game, needs looking
+    at, so the command lines say so in one line as they do for a setting."""
 
 
 @dataclass(frozen=True)
@@ -89,9 +89,9 @@ class _GameLoop:
     method an asyncio actor, whose plain methods then run one at a time on its event loop
     (measured: twelve games at once played at the pace of one)."""
 
-    def __init__(self, settings: RayWorkerSettings, index: int) -> None:
+    def __init__(self, settings: RayWorkerSettings, name: str) -> None:
         self._settings = settings
-        self._index = index
+        self._name = name
         self._free: list[Worker] = []
         self._made = 0
         self._started = threading.Event()
@@ -156,7 +156,7 @@ class _GameLoop:
         s = self._settings
         assert self._pool is not None
         self._made += 1
-        return Worker(self._pool, s.rules, s.log_dir, name=f"ray{self._index}.{self._made}",
+        return Worker(self._pool, s.rules, s.log_dir, name=f"{self._name}.{self._made}",
                       transport=s.transport, startup_timeout=s.startup_timeout, grace=s.grace,
                       sandbox=s.sandbox, caps=s.caps)
 
@@ -165,10 +165,26 @@ class RayWorker:
     """The actor: plain methods only (see _GameLoop), which Ray calls from up to
     `max_concurrency` threads at once; each hands its game to the loop."""
 
-    def __init__(self, settings: RayWorkerSettings, index: int) -> None:
+    def __init__(self, settings: RayWorkerSettings, index: int, generation: int) -> None:
+        """Checks what the node must offer before any game: a worker that cannot seal bots
+        or write their logs would turn every game into forfeits, stored as results."""
+        here = socket.gethostname()
+        if settings.sandbox:
+            from arena.processes import require_sandbox
+
+            try:
+                require_sandbox("sandbox = false in the ladder file, or --no-sandbox")
+            except ConfigError as e:
+                raise ConfigError(f"ray: node {here}: {e}") from None
+        try:
+            settings.log_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ConfigError(f"ray: node {here}: cannot write bot logs in {settings.log_dir}: "
+                              f"{e}") from None
         self._checked: dict[tuple[Path, str], str | None] = {}
         self._check_lock = threading.Lock()
-        self._loop = _GameLoop(settings, index)
+        # Named by generation too: a replacement never appends to a lost worker's logs.
+        self._loop = _GameLoop(settings, f"ray{index}g{generation}")
 
     def ready(self) -> str:
         """Where the worker runs, once it can play: the caller waits on this before it
@@ -258,7 +274,8 @@ class _Work:
 
 async def _result(ref: Any) -> Any:
     """Waits for a Ray object without a thread: the future's callback wakes trio. A
-    cancelled wait asks Ray to cancel the call (the worker's own close stops the game)."""
+    cancelled wait leaves the call running: the worker's close, at the end of the run,
+    stops its games and their bots."""
     token = trio.lowlevel.current_trio_token()
     future = ref.future()
     arrived = trio.Event()
@@ -275,7 +292,7 @@ async def _result(ref: Any) -> Any:
 class _Slot:
     """One worker place on the cluster: an actor, replaced when it is lost."""
 
-    def __init__(self, index: int, make: Callable[[int], Any],
+    def __init__(self, index: int, make: Callable[[int, int], Any],
                  notice: Callable[[str], object]) -> None:
         self.index = index
         self._make = make
@@ -291,8 +308,8 @@ class _Slot:
     async def ready_actor(self) -> tuple[Any, int]:
         async with self._lock:
             if self.actor is None:
-                actor = self._make(self.index)
-                self.pending.append(actor)
+                actor = self._make(self.index, self.generation + 1)
+                self.pending.append(actor)  # killed at the end unless it answers
                 where = await _result(actor.ready.remote())
                 self.pending.remove(actor)
                 self._notice(f"ray: worker {self.index} ready on {where}")
@@ -330,11 +347,19 @@ async def run_games_on_ray(
         if hasattr(rex, n)
     )
     workers = max(1, min(executor.workers or concurrency, concurrency))
-    per_worker = math.ceil(concurrency / workers)
+    # `concurrency` games at once in all: the first workers take one more when it does
+    # not divide evenly.
+    games_of = [concurrency // workers + (i < concurrency % workers) for i in range(workers)]
     started_here = _connect(ray, executor.address, cpus=workers)
-    actor_class = ray.remote(RayWorker).options(num_cpus=1, max_concurrency=per_worker,
-                                                max_restarts=0)
-    slots = [_Slot(i, lambda i: actor_class.remote(settings, i), notice) for i in range(workers)]
+    # `close` has a concurrency group of its own, so that it runs at once beside the games
+    # it is to stop rather than after them.
+    actor_class = ray.remote(concurrency_groups={"control": 1})(RayWorker)
+
+    def make(i: int, generation: int) -> Any:
+        return actor_class.options(num_cpus=1, max_concurrency=games_of[i],
+                                   max_restarts=0).remote(settings, i, generation)
+
+    slots = [_Slot(i, make, notice) for i in range(workers)]
     work = _Work(specs)
     unwrapped: BaseException | None = None
     try:
@@ -344,15 +369,23 @@ async def run_games_on_ray(
                 while True:
                     try:
                         actor, generation = await slot.ready_actor()
-                    except lost_errors:
-                        await trio.sleep(1.0)  # lost while starting: try again, unhurried
-                        continue
+                    except lost_errors as e:
+                        # Its __init__ raised (the node cannot seal bots, write logs, or
+                        # import the arena), or its node went while it started: either
+                        # way nothing will play there, and waiting would hang the run.
+                        raise ConfigError(f"ray: worker {slot.index} could not start: "
+                                          f"{_last_line(e)}") from None
                     spec = await work.take()
                     if spec is None:
                         nursery.cancel_scope.cancel()  # every game is in: stop the waiting
                         return
                     try:
                         log = await _result(actor.play.remote(spec))
+                    except rex.RayTaskError as e:
+                        cause = getattr(e, "cause", None)
+                        if isinstance(cause, ConfigError):
+                            raise ConfigError(str(cause)) from None  # not Ray's traceback
+                        raise
                     except lost_errors as e:
                         slot.lost(generation)
                         work.lost(spec)
@@ -363,7 +396,7 @@ async def run_games_on_ray(
                     on_done(spec, log)
 
             for slot in slots:
-                for _ in range(per_worker):
+                for _ in range(games_of[slot.index]):
                     nursery.start_soon(play, slot)
     except BaseExceptionGroup as group:
         if len(group.exceptions) != 1:
@@ -382,7 +415,7 @@ async def run_games_on_ray(
 async def _close_all(ray: Any, started: list[Any], pending: list[Any]) -> None:
     """Each worker stops its bots in order; one that does not answer in time is killed
     (its bots die with it: PDEATHSIG)."""
-    closing = [a.close.remote() for a in started]
+    closing = [a.close.options(concurrency_group="control").remote() for a in started]
     with trio.move_on_after(CLOSE_TIMEOUT):
         for ref in closing:
             with contextlib.suppress(Exception):
@@ -390,6 +423,12 @@ async def _close_all(ray: Any, started: list[Any], pending: list[Any]) -> None:
     for a in started + pending:
         with contextlib.suppress(Exception):
             ray.kill(a)
+
+
+def _last_line(e: BaseException) -> str:
+    """The last line of a Ray error's text: the exception the worker raised."""
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    return lines[-1] if lines else type(e).__name__
 
 
 def _connect(ray: Any, address: str | None, *, cpus: int) -> bool:

@@ -27,6 +27,13 @@ class Divergence(Exception):
         self.problem = problem
         super().__init__(f"{where}: {problem}")
 
+    def told_to(self, seat: int | None) -> str:
+        """The message, or for one seat's eyes only where: the problem may name any
+        seat's cards (a kitty, a deal, a buried discard)."""
+        if seat is None:
+            return str(self)
+        return f"{self.where}: the record disagrees with the rules"
+
 
 @dataclass(frozen=True, slots=True)
 class Point:

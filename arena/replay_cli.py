@@ -173,7 +173,8 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
         if printer is not None:
             printer.end()
     except Divergence as d:
-        console.print(f"[bold red]the record diverges from the rules: {d}")
+        console.print(Text(f"the record diverges from the rules: {d.told_to(seat)}",
+                           style="bold red"))
     if log.faults:
         console.print("[bold red]faults:")
         for f in log.faults:

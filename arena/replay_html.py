@@ -327,7 +327,7 @@ def build_data(log: GameLog, seat: int | None = None, hand: int | None = None) -
             )
             b.step(len(b.hands) - 1, pt.index, game, cur[2], hl, last)
     except Divergence as d:
-        error = str(d)
+        error = d.told_to(seat)
         if cur is not None and cur[2].over:
             finish(*cur)
     else:

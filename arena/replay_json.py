@@ -111,7 +111,7 @@ def build_json(log: GameLog, seat: int | None = None, hand: int | None = None) -
             turn = None
             hands[-1]["events"].append(item)
     except Divergence as d:
-        error = str(d)
+        error = d.told_to(seat)
     # The deal of a hand never played (the game ended as it was dealt) is no hand.
     hands = hands[: len(log.hands)]
     if hand is not None:

@@ -194,3 +194,28 @@ def test_the_actor_has_no_coroutine_method():
 
     assert not [name for name, m in inspect.getmembers(RayWorker, inspect.isfunction)
                 if inspect.iscoroutinefunction(m)]
+
+
+@pytest.mark.timeout(180)
+def test_a_worker_that_cannot_start_stops_the_run_with_a_message(tmp_path):
+    """A node that cannot write the bots' logs (or seal them, or import the arena) plays
+    no game: the run stops at once, naming it, instead of waiting for ever or storing
+    forfeits."""
+    import trio
+
+    from arena.core.rules import preset
+    from arena.ray_executor import RayWorkerSettings, run_games_on_ray
+    from arena.sandbox import DEFAULT_CAPS
+    from arena.spec import Executor
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    settings = RayWorkerSettings(rules=preset("standard"), log_dir=blocker / "logs",
+                                 transport="unix", startup_timeout=10.0, grace=2.0,
+                                 sandbox=False, caps=DEFAULT_CAPS, fresh_processes=False)
+    done: list[object] = []
+    with pytest.raises(ConfigError, match=r"worker 0 could not start: .*cannot write bot logs"):
+        trio.run(lambda: run_games_on_ray(
+            iter(()), settings=settings, concurrency=1, executor=Executor("ray"),
+            on_done=lambda spec, log: done.append(log), notice=lambda line: None))
+    assert done == []

@@ -206,3 +206,19 @@ def test_seat_files_of_other_rule_sets(preset):
             check_seat_json(build_json(log, seat=seat), log, seat, own_cards=False)
             check_seat_page(render_html(log, seat=seat), log, seat, own_cards=False)
             assert build_data(log, seat=seat)["perspectives"] == [str(seat)]
+
+
+def test_a_seats_outputs_of_a_diverging_record_name_no_card(played):
+    """A record that disagrees with the rules (tampered, or from another engine) is said
+    to disagree; from one seat, the message names where, never the cards it compared."""
+    from dataclasses import replace
+
+    _, log = played
+    first = log.hands[0]
+    tampered = replace(log, hands=[replace(first, kitty=tuple(reversed(first.kitty))),
+                                   *log.hands[1:]])
+    whole = build_json(tampered)["error"]
+    assert whole.startswith("hand 1: kitty") and card_name(first.kitty[1]) in whole
+    for seat in range(len(log.seats)):
+        for out in (build_json(tampered, seat=seat), build_data(tampered, seat=seat)):
+            assert out["error"] == "hand 1: the record disagrees with the rules", out["error"]
