@@ -353,7 +353,8 @@ async def run_games_on_ray(
     started_here = _connect(ray, executor.address, cpus=workers)
     # `close` has a concurrency group of its own, so that it runs at once beside the games
     # it is to stop rather than after them.
-    actor_class = ray.remote(concurrency_groups={"control": 1})(RayWorker)
+    remote: Any = ray.remote  # its overloads do not list concurrency_groups, which it takes
+    actor_class = remote(concurrency_groups={"control": 1})(RayWorker)
 
     def make(i: int, generation: int) -> Any:
         return actor_class.options(num_cpus=1, max_concurrency=games_of[i],
