@@ -371,11 +371,14 @@ async def run_games_on_ray(
                     try:
                         actor, generation = await slot.ready_actor()
                     except lost_errors as e:
-                        # Its __init__ raised (the node cannot seal bots, write logs, or
-                        # import the arena), or its node went while it started: either
-                        # way nothing will play there, and waiting would hang the run.
-                        raise ConfigError(f"ray: worker {slot.index} could not start: "
-                                          f"{_last_line(e)}") from None
+                        if getattr(e, "actor_init_failed", True):
+                            # Its __init__ raised (the node cannot seal bots, write logs,
+                            # or import the arena): nothing will play there, and trying
+                            # again would hang the run.
+                            raise ConfigError(f"ray: worker {slot.index} could not start: "
+                                              f"{_last_line(e)}") from None
+                        await trio.sleep(1.0)  # its node went as it started: try again
+                        continue
                     spec = await work.take()
                     if spec is None:
                         nursery.cancel_scope.cancel()  # every game is in: stop the waiting
