@@ -5,6 +5,8 @@ neither imports the other."""
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 from arena.check_rules import NAMED_RULES
 from arena.core.game import MAX_SEED
@@ -19,9 +21,6 @@ def reader_gone() -> int:
     """After BrokenPipeError (the output piped to `head`, which has read enough): stop
     quietly, as Unix tools do, and keep the interpreter's own last flush from raising
     again at exit."""
-    import os
-    import sys
-
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     return EXIT_BROKEN_PIPE

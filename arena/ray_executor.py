@@ -44,7 +44,7 @@ from arena.gamelog import GameLog
 from arena.manifest import BotManifest, load_manifest
 from arena.observer import Observe
 from arena.process_cache import Worker
-from arena.processes import BotPool, open_bot_pool
+from arena.processes import BotPool, open_bot_pool, require_sandbox
 from arena.sandbox import Limits
 from arena.spec import Executor, GameSpec, Transport, require_ray
 
@@ -170,8 +170,6 @@ class RayWorker:
         or write their logs would turn every game into forfeits, stored as results."""
         here = socket.gethostname()
         if settings.sandbox:
-            from arena.processes import require_sandbox
-
             try:
                 require_sandbox("sandbox = false in the ladder file, or --no-sandbox")
             except ConfigError as e:

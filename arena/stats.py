@@ -146,8 +146,7 @@ def pair_scores(logs: Iterable[GameLog], name: str) -> list[float]:
         if len(teams) != 1:
             continue
         (team,) = teams
-        score = 0.5 if log.drawn else float(log.winning_team == team)
-        units.setdefault(log.seed, []).append(score)
+        units.setdefault(log.seed, []).append(log.points_of_team(team))
     return [sum(u) / len(u) for u in units.values()]
 
 

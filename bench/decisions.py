@@ -9,7 +9,8 @@ the same size to the same trivial bot process. Both run in this process, interle
 blocks, so the machine's noise falls on both; the line `ratio: X.XX` is arena / bare
 (target: at most 1.25), and `cpu ratio: X.XX` the same for this process's CPU time per
 call (all its threads: gRPC's included), the arena's path over the bare one (target: at
-most 1.25). Then `arena match random random` at concurrency = cores: games/s and CPU use
+most 1.25), and how much of the arena's CPU is its own work (view, encoding, decoding)
+rather than the bridge. Then `arena match random random` at concurrency = cores: games/s and CPU use
 (the arena's process and the bots' processes apart).
 """
 
@@ -52,6 +53,37 @@ def sample_states(n: int):
         out.append(seat_view(game, game.turn))
         game.apply(rng.choice(game.legal_actions()))
     return out
+
+
+def arena_work(n: int = 4000) -> dict[str, float]:
+    """The arena's own work per decision, apart from the call: what of the CPU ratio is
+    the arena's and what is the trio/gRPC bridge. Microseconds of CPU each."""
+    rng = random.Random(9)
+    game = GameState(preset("standard"), 5)
+    views, actions = [], []
+    t = time.process_time()
+    while len(views) < n:
+        if game.over:
+            game = GameState(preset("standard"), rng.randrange(1 << 30))
+        view = seat_view(game, game.turn)
+        action = rng.choice(view.legal_actions)
+        game.apply(action)
+        views.append(view)
+        actions.append(action)
+    view_apply = time.process_time() - t
+    t = time.process_time()
+    for view in views:
+        bare_request(view).SerializeToString()
+    encode = time.process_time() - t
+    answers = [bot_pb2.DecideResponse(action=bare_request(v).legal_actions[0]).SerializeToString()
+               for v in views]
+    t = time.process_time()
+    for data in answers:
+        codec.action_from_pb(bot_pb2.DecideResponse.FromString(data).action)
+    decode = time.process_time() - t
+    return {"seat view and apply": view_apply / n * 1e6,
+            "encode and serialize the request": encode / n * 1e6,
+            "parse and decode the answer": decode / n * 1e6}
 
 
 def bare_request(view) -> bot_pb2.DecideRequest:
@@ -200,6 +232,9 @@ def main() -> None:
     print(f"ratio: {a / b:.2f}")
     print(f"  CPU per call: arena {arena_cpu * 1e6:.0f} µs, bare grpcio {bare_cpu * 1e6:.0f} µs")
     print(f"cpu ratio: {arena_cpu / bare_cpu:.2f}")
+    print("the arena's own work per decision, CPU:")
+    for name, us in arena_work().items():
+        print(f"  {name:<34} {us:6.1f} µs")
     floor = trio.run(bridge_floor, args.calls)
     base = floor["blocking call"]
     print("the trio/gRPC bridge alone (no arena code), median per call:")

@@ -2,14 +2,15 @@
 
     python bench/scale.py [--seconds S] [--games-per-worker G] [--sleep-ms MS]
 
-Bots that sleep a fixed time per decision and serve every game from one process (two
-processes, one per team, given to the arena by address): they cost the machine little,
-so the arena, not the bots, bounds the rate. For 1, 2, ... up to the core count of arena
-worker processes (Ray actors on a cluster of this machine, started once), each playing
-G games at once, it prints the decisions per second in the steady state (from the first
-finished game to the last) and the arena workers' CPU per decision (their own processes'
-CPU time, from /proc), then `scaling ratio: X.XX`: decisions/s with 2 workers over 1
-(target at least 1.7 on 2 cores).
+Bots that sleep a fixed time per decision (bench/trivial_bot.py with SLEEP_MS) and serve
+every game from one process (two processes, one per team, given to the arena by
+address): they cost the machine little, so the arena, not the bots, bounds the rate.
+For 1, 2, ... up to the core count of arena worker processes (Ray actors on a cluster
+of this machine, started once), each playing G games at once, it prints the decisions
+per second in the steady state (from the first finished game to the last) and the arena
+workers' CPU per decision (their own processes' CPU time, from /proc), then
+`scaling ratio: X.XX`: decisions/s with 2 workers over 1 (target at least 1.7 on 2
+cores).
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ async def main_async(args: argparse.Namespace) -> None:
     async with open_bot_pool() as pool:
         addresses = []
         for team in "ab":
-            spec = LaunchSpec(f"sleepy-{team}", (sys.executable, str(ROOT / "bench" / "sleepy_bot.py")),
+            spec = LaunchSpec(f"sleepy-{team}", (sys.executable, str(ROOT / "bench" / "trivial_bot.py")),
                               ROOT, {"PYTHONPATH": str(ROOT), "SLEEP_MS": str(args.sleep_ms)})
             proc = await pool.start(spec, log_path=log_dir / f"sleepy-{team}.log")
             addresses.append(proc.address)

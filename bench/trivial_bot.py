@@ -1,13 +1,18 @@
-"""The trivial bot of bench/decisions.py: answers the first legal action, decoding nothing,
-so that both the arena's path and the bare client's path meet the same cheap server."""
+"""The trivial bot of the benches: answers the first legal action, decoding nothing, so
+that the arena's path and a bare client's meet the same cheap server. SLEEP_MS makes it
+wait that long first (bench/scale.py: a bot of fixed latency, many games in one process,
+costing the machine little)."""
 
 import os
 import threading
+import time
 from concurrent import futures
 
 import grpc
 
 from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc
+
+SLEEP = float(os.environ.get("SLEEP_MS", "0")) / 1000
 
 
 class Trivial(bot_pb2_grpc.EuchreBotServiceServicer):
@@ -18,6 +23,8 @@ class Trivial(bot_pb2_grpc.EuchreBotServiceServicer):
         return bot_pb2.StartGameResponse()
 
     def Decide(self, request, context):
+        if SLEEP:
+            time.sleep(SLEEP)
         return bot_pb2.DecideResponse(action=request.legal_actions[0])
 
     def EndGame(self, request, context):
@@ -25,7 +32,7 @@ class Trivial(bot_pb2_grpc.EuchreBotServiceServicer):
 
 
 if __name__ == "__main__":
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=128 if SLEEP else 4))
     bot_pb2_grpc.add_EuchreBotServiceServicer_to_server(Trivial(), server)
     server.add_insecure_port(os.environ["EUCHRE_BOT_ADDRESS"])
     server.start()
