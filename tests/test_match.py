@@ -139,6 +139,7 @@ def test_slow_bot_within_its_limit_is_never_out_of_time(tmp_path):
     assert logs[0].end is GameEnd.COMPLETED and not logs[0].faults
 
 
+@pytest.mark.xdist_group("ray")  # never beside a Ray cluster starting (test_ray_executor.py)
 def test_bots_that_answer_at_once_are_never_out_of_time_at_high_concurrency(tmp_path):
     # 8 games at once on a small machine: 32 processes competing for the cores, and a
     # per-decision limit of 50 ms. The arena's own delays must never be charged.

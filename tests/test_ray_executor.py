@@ -21,7 +21,9 @@ from ladder.store import Store
 pytest.importorskip("ray")
 
 # One after another, on one test worker: each starts a Ray cluster of its own (a dozen
-# processes), and two at once on a small machine starve the bots they start.
+# processes), and two at once on a small machine starve the bots they start. The group
+# also holds the test of the tightest time limit (test_match.py), which a cluster
+# starting beside it would starve in the same way.
 pytestmark = pytest.mark.xdist_group("ray")
 
 LADDER = Path(sys.executable).with_name("ladder")
