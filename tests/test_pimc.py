@@ -19,8 +19,8 @@ from arena.core import PRESETS, GameState, HandState, Phase, RuleSet, hand_view,
 from arena.core.actions import ActionKind
 from arena.core.cards import EFFECTIVE_SUIT, build_deck
 from arena.sdk import known_voids
+from sample_bots.pimc import game_value, strategy
 from sample_bots.pimc import solver as S
-from sample_bots.pimc import strategy
 from sample_bots.pimc.bot import PimcBot, refusal
 from sample_bots.pimc.sampling import NOWHERE, Sampler, read_bids
 
@@ -348,3 +348,65 @@ def test_always_legal(rules):
             assert action in view.legal_actions
             game.apply(action, seat)
     assert ActionKind.PLAY in kinds
+
+
+# --- playing for the game -------------------------------------------------------------
+
+
+def test_game_value_is_a_chance_that_adds_up():
+    table = game_value.GameValue(STANDARD)
+    for mine in range(10):
+        for theirs in range(10):
+            for deal_next in (False, True):
+                v = table.value(mine, theirs, deal_next)
+                assert 0.0 < v < 1.0
+                # Either side wins: our chance and theirs (seen from their side) add to 1.
+                assert v + table.value(theirs, mine, not deal_next) == pytest.approx(1.0)
+                if mine < 9:
+                    assert table.value(mine + 1, theirs, deal_next) > v
+    assert table.value(10, 3, True) == 1.0 and table.value(3, 11, False) == 0.0
+    assert table.value(0, 0, True) > 0.5  # the dealing side has the upcard
+
+
+def test_game_value_knows_win_by_two_and_fixed_hands():
+    two = game_value.GameValue(STANDARD.with_options(win_by_two=True))
+    assert two.won(10, 9) is None and two.won(11, 9) == 1.0
+    # Past the target, only the lead counts.
+    assert two.value(12, 12, True) == pytest.approx(two.value(9, 9, True))
+    assert 0.5 < two.value(11, 10, False) < 1.0
+    fixed = game_value.GameValue(STANDARD.with_options(hand_limit=8))
+    assert fixed.value(3, 1, True, hands_left=0) == 1.0
+    assert fixed.value(2, 2, True, hands_left=0) == 0.5  # a level game is a draw
+    assert fixed.value(5, 0, False, hands_left=1) > fixed.value(5, 0, False, hands_left=4)
+
+
+def _view_at(scores, seat=0, dealer=3):
+    game = GameState(STANDARD, 21, first_dealer=dealer)
+    game.scores = list(scores)
+    return seat_view(game, seat)
+
+
+def test_hand_worth_is_points_at_the_start_and_the_game_near_its_end():
+    start = game_value.HandWorth(_view_at((0, 0)))
+    for points in (1, 2, 4, -2):
+        assert start(points, True) == pytest.approx(points, rel=0.2)
+        assert start(points, False) == pytest.approx(-points, rel=0.2)
+    # At 9, one point wins: a march or a lone march is worth no more than a made hand.
+    nine = game_value.HandWorth(_view_at((9, 5)))
+    assert nine(1, True) == nine(2, True) == nine(4, True)
+    # The others at 9: a hand they make ends the game, however they make it.
+    doomed = game_value.HandWorth(_view_at((4, 9)))
+    assert doomed(1, False) == doomed(2, False) == doomed(-2, True)
+    assert doomed(-2, False) > doomed(1, True) > 0
+
+
+def test_strategy_scores_deals_by_the_game():
+    view = _view_at((9, 5))
+    search = strategy.Search(view, random.Random(1), 0.01, lambda: 0.0, strategy.Stats())
+    assert search.mine(1, 0) == search.mine(2, 0)
+    strategy.PLAY_FOR_GAME, saved = False, strategy.PLAY_FOR_GAME
+    try:
+        flat = strategy.Search(view, random.Random(1), 0.01, lambda: 0.0, strategy.Stats())
+        assert flat.mine(2, 0) == 2.0 and flat.mine(2, 1) == -2.0
+    finally:
+        strategy.PLAY_FOR_GAME = saved

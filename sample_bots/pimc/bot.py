@@ -70,7 +70,7 @@ PLAIN_VALUES = (None, False, 0, 1, "", "none", "off", "single")
 
 class PimcBot(Bot):
     name = "pimc"
-    version = "1.0"
+    version = "1.1"
     author = "Euchre Arena"
 
     def __init__(self, budget: float | None = None) -> None:

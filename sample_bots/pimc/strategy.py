@@ -2,9 +2,10 @@
 
 For each decision the strategy draws deals of the hidden cards that agree with the seat's
 view (sampling.py: the cards seen, the voids shown, the bids as soft evidence), scores
-every candidate action on each deal, and takes the action of the best mean score, in
-points for its side (a made hand 1, a march 2 or 4 alone, a euchre -2 or more, as the
-rules score them). It samples until its time is spent: the clock is read between deals,
+every candidate action on each deal, and takes the action of the best mean score: the
+hand's points for its side as the rules score them (a made hand 1, a march 2 or 4 alone,
+a euchre -2 or more), weighed by what they do to its chance of winning the game from the
+current score (game_value.py). It samples until its time is spent: the clock is read between deals,
 a deal is not begun when the mean time of one would overrun the deadline, and a search
 still running at HARD_STOP budgets gives its deal up.
 
@@ -43,8 +44,9 @@ from arena.sdk import (
 )
 
 try:  # imported as a package (tests, tools), or run where the arena is installed
-    from sample_bots.pimc import playout, sampling, solver
+    from sample_bots.pimc import game_value, playout, sampling, solver
 except ImportError:  # started as `python bot.py` in this folder, package not importable
+    game_value = importlib.import_module("game_value")
     playout = importlib.import_module("playout")
     sampling = importlib.import_module("sampling")
     solver = importlib.import_module("solver")
@@ -71,6 +73,9 @@ is optimistic. (Against the heuristic's bidding, 0.2 and 0.5 scored +0.07 points
 pair and no margins +0.02, each +-0.22: a guard, not a measured gain.)"""
 ALONE_MARGIN = 0.5
 """What going alone must gain over playing with the partner, besides."""
+PLAY_FOR_GAME = True
+"""Score each deal by the chance of winning the game from the score it leaves
+(game_value.py), in points at the current score; off: by the hand's points."""
 DEALER_TEAM_BONUS = 0.3
 """Round 1: the upcard goes to the caller's side (its partner or itself deals)."""
 
@@ -171,6 +176,7 @@ class Search:
         self.stats = stats
         self.solvers: dict[tuple[int, int, tuple[int, ...]], solver.Solver] = {}
         self.sampler = sampling.Sampler(view)
+        self.worth = game_value.HandWorth(view) if PLAY_FOR_GAME else None
 
     def solver_for(self, trump: int, maker_team: int, out: Sequence[int]) -> solver.Solver:
         active = tuple(s for s in range(4) if s not in out)
@@ -241,7 +247,11 @@ class Search:
             rules, lambda t: solve.at_least(hands, leader, t), 0, maker_alone, defender_alone)
 
     def mine(self, points: int, maker: int) -> float:
-        return float(points if maker % 2 == self.view.seat % 2 else -points)
+        """The makers' points as this seat's score of the deal."""
+        ours = maker % 2 == self.view.seat % 2
+        if self.worth is not None:
+            return self.worth(points, ours)
+        return float(points if ours else -points)
 
 
 # --- decisions ----------------------------------------------------------------------
@@ -285,7 +295,6 @@ def _play(view: SeatView, search: Search) -> Action:
     won = view.tricks_won[mt]
     maker_alone = any(s % 2 == mt for s in view.alone)
     defender_alone = any(s % 2 != mt for s in view.alone)
-    sign = 1.0 if me % 2 == mt else -1.0
     # Cheapest first, so that ties go to the card that gives least away.
     t = solver.tables(trump)
     led = t.eff[trick[0][1]] if trick else None
@@ -312,9 +321,9 @@ def _play(view: SeatView, search: Search) -> Action:
         for a in ordered:
             c = a.card
             assert c is not None
-            out.append(sign * points_by_tests(
+            out.append(search.mine(points_by_tests(
                 rules, lambda k, c=c: solve.at_least_after(hands, trick, c, me, k),  # type: ignore[misc]
-                won, maker_alone, defender_alone))
+                won, maker_alone, defender_alone), maker))
         return out
 
     return _best(ordered, search.run(len(ordered), score))
