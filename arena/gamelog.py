@@ -27,10 +27,20 @@ from arena.faults import Fault
 SCHEMA_VERSION = 1
 
 
+STALLED_AFTER = 100
+"""Hands thrown in one after another (every seat passed, under rules without
+stick-the-dealer) after which the arena ends a game as stalled, a draw: bots that never
+make trump would otherwise redeal for ever and hold a ladder up all night. Honest bots
+never come near it (a hand of the heuristic bots is thrown in about one time in ten)."""
+
+
 class GameEnd(Enum):
     COMPLETED = "completed"
     FORFEIT = "forfeit"
     """A bot fault: the other team is credited with the win, scores stay as they stood."""
+    STALLED = "stalled"
+    """STALLED_AFTER hands in a row thrown in: a draw, scores as they stood, the hand just
+    dealt left unplayed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +104,8 @@ class GameLog:
 
     @property
     def drawn(self) -> bool:
-        """Played to its end level (league play): nobody won."""
-        return self.end is GameEnd.COMPLETED and self.winning_team is None
+        """Nobody won: played to its end level (league play), or stalled."""
+        return self.winning_team is None and self.end in (GameEnd.COMPLETED, GameEnd.STALLED)
 
     def points_of_team(self, team: int) -> float:
         """1 for a win, 0.5 for a draw, 0 for a loss: what ratings count."""

@@ -8,7 +8,7 @@ run_games(). The file is JSON lines, appended as the game goes:
     {"live": 1, "game": ID, "rules": {...}, "seed": S, "first_dealer": D, "seats": [...],
      "host": H, "pid": P, "started_ms": T}                      the header, once
     {"a": [seat, kind, suit, card, alone, to], "sub": false}    each action, in order
-    {"end": "completed" | "forfeit" | "stopped", "winner": W, "scores": [A, B]}
+    {"end": "completed" | "forfeit" | "stalled" | "stopped", "winner": W, "scores": [A, B]}
 
 The seed and the actions are the whole game: LiveGame replays them through the rules core,
 as `arena replay` replays a record, so a watcher shows what the engine decided and a
@@ -251,7 +251,8 @@ class LiveHeader:
 @dataclass(frozen=True)
 class LiveEnd:
     how: str
-    """'completed', 'forfeit' or 'stopped' (the run was interrupted)."""
+    """'completed', 'forfeit', 'stalled' (a draw: hands thrown in without end) or
+    'stopped' (the run was interrupted)."""
     winner: int | None = None
     scores: tuple[int, int] = (0, 0)
 

@@ -16,7 +16,7 @@ from arena.core.cards import Card, card_name
 from arena.core.errors import IllegalActionError, RulesCoreError
 from arena.core.game import GameEvent, GameState, HandDealt, HandEnded, TrickCompleted
 from arena.core.hand import HandResult
-from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction
+from arena.gamelog import STALLED_AFTER, GameEnd, GameLog, HandLog, LoggedAction
 
 
 class Divergence(Exception):
@@ -111,8 +111,9 @@ def walk(log: GameLog) -> Iterator[Point | GameEvent]:
         if hl.result is None:
             if ended is not None:
                 raise Divergence(where, "the hand was finished but no result is recorded")
-            if h_index != len(log.hands) - 1 or log.end is not GameEnd.FORFEIT:
-                raise Divergence(where, "the hand is unfinished but the game goes on or was not forfeited")
+            if h_index != len(log.hands) - 1 or log.end not in (GameEnd.FORFEIT, GameEnd.STALLED):
+                raise Divergence(where, "the hand is unfinished but the game goes on or was "
+                                        "neither forfeited nor stalled")
             continue
         if ended is None:
             raise Divergence(where, "a result is recorded but the hand is not finished")
@@ -147,6 +148,16 @@ def _check_end(log: GameLog, game: GameState) -> None:
         losers = 1 - (log.winning_team or 0)
         if not any(f.seat % 2 == losers and not f.substituted for f in log.faults):
             raise Divergence("end", f"forfeited by team {losers} with no fault of theirs recorded")
+    elif log.end is GameEnd.STALLED:
+        if game.over:
+            raise Divergence("end", "recorded as stalled, but the game was finished")
+        if log.winning_team is not None:
+            raise Divergence("end", f"recorded as stalled, a draw, with team {log.winning_team} as winner")
+        run = len(game.results) - next(
+            (i + 1 for i in range(len(game.results) - 1, -1, -1) if game.results[i].maker is not None), 0)
+        if run != STALLED_AFTER:
+            raise Divergence("end", f"recorded as stalled after {run} hands in a row thrown in; "
+                                    f"the arena stops a game after {STALLED_AFTER}")
     else:
         raise Divergence("end", "the record does not say how the game ended")
 

@@ -24,7 +24,7 @@ from arena.core.cards import SUITS, Card, card_label, card_suit, is_joker
 from arena.core.game import ActionTaken
 from arena.core.view import seat_event, seat_view
 from arena.errors import ConfigError
-from arena.gamelog import GameLog
+from arena.gamelog import STALLED_AFTER, GameEnd, GameLog
 from arena.replay import Divergence, Point, replay, verify
 from ladder.store import is_database
 
@@ -153,6 +153,8 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
     for team in (0, 1):
         header.add_row(f"team {team}", " + ".join(names[team::2]))
     verdict = "a draw" if log.drawn else f"team {log.winning_team} won"
+    if log.end is GameEnd.STALLED:
+        verdict = f"a draw, stopped after {STALLED_AFTER} hands in a row thrown in"
     header.add_row("result", f"{log.final_scores[0]}-{log.final_scores[1]}, {verdict} "
                    f"({log.end.value if log.end else '?'})")
     if seat is not None:

@@ -43,7 +43,7 @@ from arena.core.cards import (
 from arena.core.game import GameState
 from arena.core.hand import HandState, Phase
 from arena.core.view import SeatView, hand_view, seat_view
-from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction
+from arena.gamelog import STALLED_AFTER, GameEnd, GameLog, HandLog, LoggedAction
 from arena.replay import Divergence, replay
 
 _PHASE_TEXT = {
@@ -335,7 +335,10 @@ def build_data(log: GameLog, seat: int | None = None, hand: int | None = None) -
             finish(*cur)
 
     winner = log.winning_team
-    if log.drawn:
+    if log.end is GameEnd.STALLED:
+        summary = (f"Stalled: a draw at {log.final_scores[0]}–{log.final_scores[1]} "
+                   f"({STALLED_AFTER} hands in a row thrown in)")
+    elif log.drawn:
         summary = f"Game over: a draw {log.final_scores[0]}–{log.final_scores[1]}"
     elif log.end is GameEnd.COMPLETED:
         summary = f"Game over: Team {winner} wins {log.final_scores[0]}–{log.final_scores[1]}"

@@ -36,16 +36,16 @@ from arena.manifest import BotManifest, changed_files
 from arena.plan import PlannedGame
 from arena.stats import BotStats, collect_stats
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """3: a game may be drawn (league play of a fixed number of hands): winning_team NULL,
 score_a 0.5. 4: the sprt table of a gauntlet's decided test. 5: a bot version's files,
 each with its digest, so that a changed bot's message can name what changed."""
-READABLE_VERSIONS = (2, 3, 4, 5)
+READABLE_VERSIONS = (2, 3, 4, 5, 6)
 """Older versions hold no draw and no decided test: readers take them as they are, and a
 writer upgrades one when it opens it (MIGRATIONS)."""
 
 SCHEMA = """
--- Euchre Arena ladder database, schema version 5 (PRAGMA user_version).
+-- Euchre Arena ladder database, schema version 6 (PRAGMA user_version).
 
 -- One row: the ladder and the settings every stored game was played under. A run whose
 -- settings differ (seed, rules, duplicate, time control, fault policy) is refused.
@@ -106,7 +106,7 @@ CREATE TABLE games (
     first_dealer INTEGER NOT NULL,
     a_team      INTEGER NOT NULL CHECK (a_team IN (0, 1)),  -- bot_a's seats: those of this parity
     seats       TEXT    NOT NULL,   -- the bots by seat, comma-separated labels
-    outcome     TEXT    NOT NULL CHECK (outcome IN ('completed', 'forfeit')),
+    outcome     TEXT    NOT NULL CHECK (outcome IN ('completed', 'forfeit', 'stalled')),
     winning_team INTEGER CHECK (winning_team IN (0, 1)),  -- NULL: a draw
     score_a     REAL    NOT NULL CHECK (score_a IN (0, 0.5, 1)),  -- 1: bot_a's team won
     points_a    INTEGER NOT NULL,   -- final game score of bot_a's team
@@ -712,29 +712,35 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _upgrade_2_to_3(conn: sqlite3.Connection) -> None:
-    """Version 3 lets a game be drawn. SQLite cannot change a CHECK in place, so the games
-    table is rebuilt as its documentation says (foreign keys off, copy, swap, check), in
-    one transaction: an interrupted upgrade leaves version 2 as it was."""
+def _rebuild_games(conn: sqlite3.Connection, version: int) -> None:
+    """The games table made anew with the schema's CHECKs, which SQLite cannot change in
+    place: rebuilt as its documentation says (foreign keys off, copy, swap, check), in
+    one transaction, so an interrupted upgrade leaves the older version as it was."""
     games = re.search(r"CREATE TABLE games \(.*?\n\);", SCHEMA, flags=re.S)
     assert games is not None  # the schema above holds it
     conn.execute("PRAGMA foreign_keys = OFF")
     try:
         conn.executescript(
             "BEGIN; "
-            + games.group(0).replace("CREATE TABLE games (", "CREATE TABLE games_v3 (")
-            + " INSERT INTO games_v3 SELECT * FROM games;"
+            + games.group(0).replace("CREATE TABLE games (", "CREATE TABLE games_new (")
+            + " INSERT INTO games_new SELECT * FROM games;"
             " DROP TABLE games;"
-            " ALTER TABLE games_v3 RENAME TO games;"
+            " ALTER TABLE games_new RENAME TO games;"
             " CREATE INDEX games_by_seq ON games (seq, game_id);"
-            " PRAGMA user_version = 3;"
+            f" PRAGMA user_version = {version};"
         )
         if conn.execute("PRAGMA foreign_key_check").fetchall():
             conn.execute("ROLLBACK")
-            raise StoreError("the upgrade to schema version 3 broke a reference; left as it was")
+            raise StoreError(f"the upgrade to schema version {version} broke a reference; "
+                             "left as it was")
         conn.execute("COMMIT")
     finally:
         conn.execute("PRAGMA foreign_keys = ON")
+
+
+def _upgrade_2_to_3(conn: sqlite3.Connection) -> None:
+    """Version 3 lets a game be drawn (winning_team NULL, score_a 0.5)."""
+    _rebuild_games(conn, 3)
 
 
 def _upgrade_3_to_4(conn: sqlite3.Connection) -> None:
@@ -748,10 +754,16 @@ def _upgrade_4_to_5(conn: sqlite3.Connection) -> None:
                        "PRAGMA user_version = 5; COMMIT;")
 
 
+def _upgrade_5_to_6(conn: sqlite3.Connection) -> None:
+    """Version 6 lets a game end stalled (outcome 'stalled', a draw)."""
+    _rebuild_games(conn, 6)
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
     2: _upgrade_2_to_3,
     3: _upgrade_3_to_4,
     4: _upgrade_4_to_5,
+    5: _upgrade_5_to_6,
 }
 """From a version to the next: what a writer runs on an older database, in one
 transaction each."""

@@ -76,7 +76,7 @@ def test_a_version_2_database_is_read_as_is_and_upgraded_by_a_writer(tmp_path):
         assert reader.sprt_decision("alpha") is None
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
     with Store.open(path, write=True) as writer:
-        assert writer.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert writer.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
         assert writer.sprt_decision("alpha") is None
     assert {2, 3, 4} <= set(MIGRATIONS)
 
@@ -91,9 +91,14 @@ def schema_v2() -> str:
     v2 = SCHEMA[:SCHEMA.index("-- A gauntlet's SPRT")].replace(files.group(0), "\n").replace(
         "winning_team INTEGER CHECK (winning_team IN (0, 1)),",
         "winning_team INTEGER NOT NULL CHECK (winning_team IN (0, 1)),",
-    ).replace("CHECK (score_a IN (0, 0.5, 1))", "CHECK (score_a IN (0, 1))")
+    ).replace("CHECK (score_a IN (0, 0.5, 1))", "CHECK (score_a IN (0, 1))").replace(
+        STALLED_CHECK, V5_CHECK)
     assert "CHECK (score_a IN (0, 1))" in v2 and "winning_team INTEGER NOT NULL" in v2
     return v2
+
+
+STALLED_CHECK = "CHECK (outcome IN ('completed', 'forfeit', 'stalled'))"
+V5_CHECK = "CHECK (outcome IN ('completed', 'forfeit'))"
 
 
 def test_a_game_is_stored_once_with_its_record(tmp_path):
@@ -397,7 +402,7 @@ def test_a_version_2_database_is_upgraded_keeping_its_games(tmp_path):
         conn.execute("UPDATE games SET winning_team = NULL, score_a = 0.5")
     conn.close()
     upgraded = Store.open(old, write=True)
-    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     assert upgraded.sprt_decision("alpha") is None  # the sprt table came too
     assert [g.game_id for g in upgraded.games()] == [games[0].game_id]
     assert upgraded.record(games[0].game_id).winning_team is not None
@@ -408,3 +413,47 @@ def test_a_version_2_database_is_upgraded_keeping_its_games(tmp_path):
     indexes = {r[0] for r in upgraded.conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     assert "games_by_seq" in indexes
     upgraded.close()
+
+
+def stalled_log(game: PlannedGame) -> GameLog:
+    """A game the arena stopped after a long run of hands thrown in: a draw."""
+    log = fake_log(game, a_wins=True)
+    log.rules = preset("british")
+    log.final_scores, log.winning_team, log.end = (3, 5), None, GameEnd.STALLED
+    return log
+
+
+def test_a_version_5_database_is_upgraded_to_hold_a_stalled_game(tmp_path):
+    """Version 5's games could only be completed or forfeited; a writer rebuilds the table
+    with the wider CHECK, keeping every row."""
+    from ladder.store import SCHEMA
+
+    store, ids = open_store(tmp_path)
+    run = store.start_run(planned=2, to_play=2, concurrency=1)
+    games = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, key=KEY,
+                 duplicate=True)
+    store.record_game(games[0], fake_log(games[0], a_wins=True), ids, run)
+    store.close()
+    assert STALLED_CHECK in SCHEMA
+    old = tmp_path / "v5.sqlite"
+    conn = sqlite3.connect(old, isolation_level=None)
+    conn.executescript(f"BEGIN; {SCHEMA.replace(STALLED_CHECK, V5_CHECK)}; "
+                       "PRAGMA user_version = 5; COMMIT;")
+    conn.execute(f"ATTACH DATABASE '{tmp_path / 'l.sqlite'}' AS new")
+    for table in ("ladder", "bots", "runs", "games", "game_bots", "rating_history"):
+        conn.execute(f"INSERT INTO main.{table} SELECT * FROM new.{table}")
+    conn.execute("DETACH DATABASE new")
+    with pytest.raises(sqlite3.IntegrityError):  # version 5 refuses a stalled game
+        conn.execute("UPDATE games SET outcome = 'stalled'")
+    conn.close()
+    with Store.open(old) as reader:  # a reader takes version 5 as it is
+        assert [g.game_id for g in reader.games()] == [games[0].game_id]
+    with Store.open(old, write=True) as upgraded:
+        assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == 6
+        assert [g.game_id for g in upgraded.games()] == [games[0].game_id]
+        upgraded.bind_settings("test", SETTINGS)
+        run2 = upgraded.start_run(planned=2, to_play=1, concurrency=1)
+        row = upgraded.record_game(games[1], stalled_log(games[1]), ids, run2)
+        assert row is not None and row.outcome == "stalled"
+        assert row.winning_team is None and row.score_a == 0.5
+        assert upgraded.record(games[1].game_id).end is GameEnd.STALLED

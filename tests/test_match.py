@@ -19,12 +19,13 @@ from arena.core.cards import JOKER
 from arena.core.rules import preset
 from arena.errors import ConfigError
 from arena.faults import FaultKind
-from arena.gamelog import GameEnd
+from arena.gamelog import STALLED_AFTER, GameEnd
 from arena.manifest import load_manifest
 from arena.match import MatchConfig, match_specs
+from arena.replay import verify
 from arena.runner import run_games
 from arena.spec import FaultPolicy, TimeControl
-from arena.wire import codec
+from arena.wire import codec, record_codec
 from arena.wire.gen.euchre.v1 import bot_pb2
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
@@ -480,3 +481,28 @@ def test_an_odd_number_of_games_is_played_with_a_note(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "--games 1 is odd" in proc.stderr and "without its twin game" in proc.stderr
     assert len(list((tmp_path / "run" / "games").glob("*.pb"))) == 1
+
+
+def test_bots_that_never_make_trump_end_a_game_stalled_and_drawn(tmp_path):
+    """Without stick-the-dealer, two bots that always pass would redeal for ever and hold
+    a ladder up all night: the arena stops the game after STALLED_AFTER hands in a row
+    thrown in, a draw, and the record says so and verifies."""
+    never = misbehaving_bot(tmp_path, "never-call")
+    (log,) = play(tmp_path, never, never, games=1, rules="british", per_decision=5.0)
+    assert log.end is GameEnd.STALLED and log.drawn and log.winning_team is None
+    played = [h for h in log.hands if h.result is not None]
+    assert not log.faults and log.final_scores == played[-1].scores_after
+    assert all(h.result.maker is None for h in played[-STALLED_AFTER:])
+    assert played[-STALLED_AFTER - 1].result.maker is not None  # the run is exactly that long
+    assert log.hands[-1].result is None and not log.hands[-1].actions  # dealt, unplayed
+    assert log.points_of_team(0) == log.points_of_team(1) == 0.5
+    again = record_codec.gamelog_from_pb(record_codec.gamelog_to_pb(log))
+    assert again.end is GameEnd.STALLED and again.drawn
+    assert verify(again) is None
+    # A record that stops one hand early, or names a winner, is not a stall.
+    short = record_codec.gamelog_from_pb(record_codec.gamelog_to_pb(log))
+    del short.hands[-2:]
+    assert f"stalled after {STALLED_AFTER - 1} hands" in (verify(short) or "")
+    won = record_codec.gamelog_from_pb(record_codec.gamelog_to_pb(log))
+    won.winning_team = 1
+    assert "stalled" in (verify(won) or "")

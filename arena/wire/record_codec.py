@@ -23,7 +23,8 @@ from arena.wire.gen.euchre.v1 import record_pb2 as record_pb
 
 _FAULT_TO_PB = {k: getattr(record_pb.FaultKind, f"FAULT_KIND_{k.name}") for k in FaultKind}
 _FAULT_FROM_PB = {v: k for k, v in _FAULT_TO_PB.items()}
-_END_TO_PB = {GameEnd.COMPLETED: record_pb.GAME_END_COMPLETED, GameEnd.FORFEIT: record_pb.GAME_END_FORFEIT}
+_END_TO_PB = {GameEnd.COMPLETED: record_pb.GAME_END_COMPLETED, GameEnd.FORFEIT: record_pb.GAME_END_FORFEIT,
+              GameEnd.STALLED: record_pb.GAME_END_STALLED}
 _END_FROM_PB = {v: k for k, v in _END_TO_PB.items()}
 
 

@@ -20,6 +20,7 @@ the decision, so games end as soon as a random bot's do. Modes:
   ignore-term   plays legally but ignores SIGTERM
   sleepy        takes 1 s over every decision
   raise         raises an error in its Decide handler
+  never-call    passes whenever it may (never makes trump), else plays legally
 """
 
 import base64
@@ -83,6 +84,10 @@ class Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
             time.sleep(1.0)
         elif MODE == "raise":
             raise RuntimeError("a bug in the bot")
+        elif MODE == "never-call":
+            passes = [a for a in request.legal_actions if a.kind == types_pb2.ACTION_KIND_PASS]
+            if passes:
+                action.CopyFrom(passes[0])
         elif MODE == "slow" and self.decisions <= 6:
             time.sleep(0.3)
         return bot_pb2.DecideResponse(action=action)

@@ -31,6 +31,7 @@ class GameEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_END_UNSPECIFIED: _ClassVar[GameEnd]
     GAME_END_COMPLETED: _ClassVar[GameEnd]
     GAME_END_FORFEIT: _ClassVar[GameEnd]
+    GAME_END_STALLED: _ClassVar[GameEnd]
 RECORD_SCHEMA_VERSION_UNSPECIFIED: RecordSchemaVersion
 RECORD_SCHEMA_VERSION_1: RecordSchemaVersion
 FAULT_KIND_UNSPECIFIED: FaultKind
@@ -45,6 +46,7 @@ FAULT_KIND_BOT_ERROR: FaultKind
 GAME_END_UNSPECIFIED: GameEnd
 GAME_END_COMPLETED: GameEnd
 GAME_END_FORFEIT: GameEnd
+GAME_END_STALLED: GameEnd
 
 class Fault(_message.Message):
     __slots__ = ("kind", "seat", "hand_number", "decision_number", "detail", "substituted")
