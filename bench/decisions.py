@@ -10,8 +10,12 @@ blocks, so the machine's noise falls on both; the line `ratio: X.XX` is arena / 
 (target: at most 1.25), and `cpu ratio: X.XX` the same for this process's CPU time per
 call (all its threads: gRPC's included), the arena's path over the bare one (target: at
 most 1.25), and how much of the arena's CPU is its own work (view, encoding, decoding)
-rather than the bridge. Then `arena match random random` at concurrency = cores: games/s and CPU use
-(the arena's process and the bots' processes apart).
+rather than the bridge. The bridge alone (no arena code) is then timed three ways, with
+its CPU per call: a blocking call, the arena's sync future woken through trio's token,
+and trio.to_thread; the future's CPU over the blocking call's is the floor under the
+arena's `cpu ratio` (grpcio's futures run their own machinery per call, beyond what a
+blocking call does). Then `arena match random random` at concurrency = cores: games/s
+and CPU use (the arena's process and the bots' processes apart).
 """
 
 from __future__ import annotations
@@ -142,7 +146,7 @@ async def measure_round_trips(
     return arena_times, bare_times, size, arena_cpu / len(arena_times), bare_cpu / len(bare_times)
 
 
-async def bridge_floor(calls: int) -> dict[str, float]:
+async def bridge_floor(calls: int) -> dict[str, tuple[float, float]]:
     """The bridge alone, with no arena code: what a blocking call costs, against a sync
     stub's future woken through trio's token (the arena's way) and trio.to_thread. It
     shows how much of the ratio is the trio/gRPC hand-off itself."""
@@ -151,6 +155,8 @@ async def bridge_floor(calls: int) -> dict[str, float]:
     log_dir = Path(tempfile.mkdtemp(prefix="bench-bridge-"))
     out: dict[str, list[float]] = {"blocking call": [], "future + trio token": [],
                                    "trio.to_thread": []}
+    cpu = dict.fromkeys(out, 0.0)
+    clock = time.process_time  # the whole process: gRPC's own threads count too
     async with open_bot_pool() as pool:
         spec = LaunchSpec("trivial", (sys.executable, str(ROOT / "bench" / "trivial_bot.py")),
                           ROOT, {"PYTHONPATH": str(ROOT)})
@@ -161,9 +167,11 @@ async def bridge_floor(calls: int) -> dict[str, float]:
         for _ in range(max(1, calls // 150)):
             for i in range(50):
                 req = requests[i]
-                t0 = time.perf_counter()
+                c0, t0 = clock(), time.perf_counter()
                 stub.Decide(req, timeout=5)
                 out["blocking call"].append(time.perf_counter() - t0)
+                c1 = clock()
+                cpu["blocking call"] += c1 - c0
                 t0 = time.perf_counter()
                 task = trio.lowlevel.current_task()
                 future = stub.Decide.future(req, timeout=5)
@@ -172,11 +180,14 @@ async def bridge_floor(calls: int) -> dict[str, float]:
                 await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
                 future.result()
                 out["future + trio token"].append(time.perf_counter() - t0)
+                c2 = clock()
+                cpu["future + trio token"] += c2 - c1
                 t0 = time.perf_counter()
                 await trio.to_thread.run_sync(stub.Decide, req)
                 out["trio.to_thread"].append(time.perf_counter() - t0)
+                cpu["trio.to_thread"] += clock() - c2
         channel.close()
-    return {k: statistics.median(v) * 1000 for k, v in out.items()}
+    return {k: (statistics.median(v) * 1000, cpu[k] / len(v) * 1e6) for k, v in out.items()}
 
 
 def match_throughput(games: int, concurrency: int) -> None:
@@ -236,10 +247,11 @@ def main() -> None:
     for name, us in arena_work().items():
         print(f"  {name:<34} {us:6.1f} µs")
     floor = trio.run(bridge_floor, args.calls)
-    base = floor["blocking call"]
-    print("the trio/gRPC bridge alone (no arena code), median per call:")
-    for name, ms in floor.items():
-        print(f"  {name:<22} {ms:.3f} ms   ({ms / base:.2f} x the blocking call)")
+    base, base_cpu = floor["blocking call"]
+    print("the trio/gRPC bridge alone (no arena code), median and CPU per call:")
+    for name, (ms, us) in floor.items():
+        print(f"  {name:<22} {ms:.3f} ms   ({ms / base:.2f} x the blocking call)   "
+              f"CPU {us:4.0f} µs ({us / base_cpu:.2f} x)")
     match_throughput(args.games, os.cpu_count() or 1)
 
 
