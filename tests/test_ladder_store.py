@@ -377,16 +377,23 @@ def test_an_unfinished_record_is_still_refused(tmp_path):
     store.close()
 
 
-def test_a_version_2_database_is_upgraded_keeping_its_games(tmp_path):
-    """Version 2 could not hold a draw; opening it with this arena upgrades it in place."""
-    import ladder.store as store_module
-
+def one_game_stored(tmp_path: Path):
+    """A database at l.sqlite holding the first of a pairing's two games: the bots' ids
+    and the two planned games."""
     store, ids = open_store(tmp_path)
     run = store.start_run(planned=2, to_play=2, concurrency=1)
     games = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, key=KEY,
                  duplicate=True)
     store.record_game(games[0], fake_log(games[0], a_wins=True), ids, run)
     store.close()
+    return ids, games
+
+
+def test_a_version_2_database_is_upgraded_keeping_its_games(tmp_path):
+    """Version 2 could not hold a draw; opening it with this arena upgrades it in place."""
+    import ladder.store as store_module
+
+    ids, games = one_game_stored(tmp_path)
     v2_schema = schema_v2()
     assert v2_schema != store_module.SCHEMA
     old = tmp_path / "old.sqlite"
@@ -428,12 +435,7 @@ def test_a_version_5_database_is_upgraded_to_hold_a_stalled_game(tmp_path):
     with the wider CHECK, keeping every row."""
     from ladder.store import SCHEMA
 
-    store, ids = open_store(tmp_path)
-    run = store.start_run(planned=2, to_play=2, concurrency=1)
-    games = plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=2, key=KEY,
-                 duplicate=True)
-    store.record_game(games[0], fake_log(games[0], a_wins=True), ids, run)
-    store.close()
+    ids, games = one_game_stored(tmp_path)
     assert STALLED_CHECK in SCHEMA
     old = tmp_path / "v5.sqlite"
     conn = sqlite3.connect(old, isolation_level=None)
