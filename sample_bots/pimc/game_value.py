@@ -10,9 +10,9 @@ side going out, not going alone when one point wins).
 The chance of winning from a score comes from a simple model of the hands to come: each
 hand, the dealing side and the other side score with the frequencies of the heuristic bot
 in self-play on the standard rules (measured over 17,246 hands of 1,499 games: the
-dealer's side made 42.7% of hands, marched 2.1% alone, and marched or euchred the
-others 19.7%; the other side made 22.2%, marched alone 0.4%, and 12.9% by 2), the deal
-passing to the other side each hand. The rule set's points, target, win by two and fixed
+dealer's side made 42.7% of hands, marched 11.7%, marched alone 2.1% and euchred the
+others 8.0%; the other side made 22.2%, marched 4.9%, alone 0.4% and euchred 8.1%), the
+deal passing to the other side each hand. The rule set's points, target, win by two and fixed
 number of hands are its own.
 
 The values are handed to the strategy in points at the current score (the change in the
@@ -26,12 +26,10 @@ from functools import lru_cache
 from typing import Any
 
 MADE, MARCH, LONE_MARCH, EUCHRE = "made", "march", "lone_march", "euchre"
-DEALER_SIDE = ((MADE, 0.4266), (MARCH, 0.1969 * 0.55), (EUCHRE, 0.1969 * 0.45),
-               (LONE_MARCH, 0.0209))
-"""Per hand, what the dealer's side scores and how often (the split of its 2-point hands
-between marches and euchres is the self-play's, about 55 to 45)."""
-OTHER_SIDE = ((MADE, 0.2223), (MARCH, 0.1294 * 0.45), (EUCHRE, 0.1294 * 0.55),
-              (LONE_MARCH, 0.0039))
+DEALER_SIDE = ((MADE, 0.4266), (MARCH, 0.1165), (EUCHRE, 0.0804), (LONE_MARCH, 0.0209))
+"""Per hand, what the dealer's side scores and how often: makes, marches, euchres the
+others, marches alone."""
+OTHER_SIDE = ((MADE, 0.2223), (MARCH, 0.0488), (EUCHRE, 0.0807), (LONE_MARCH, 0.0039))
 """The same for the side that does not deal."""
 WIN_BY_TWO_SPAN = 12
 """Win by two: scores this far past the target are kept apart (beyond, only the lead
