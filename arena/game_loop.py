@@ -123,8 +123,9 @@ class GameRun:
             await self._start_game()
             while not self.game.over:
                 await self._one_decision()
-                if self._stalled():
+                if not self.game.over and self._stalled():
                     self.recorder.finish(GameEnd.STALLED, None)
+                    self.feed.stalled()
                     return
             self.recorder.finish(GameEnd.COMPLETED, self.game.winner)
         except _Forfeit as f:

@@ -151,6 +151,10 @@ def _check_end(log: GameLog, game: GameState) -> None:
     elif log.end is GameEnd.STALLED:
         if game.over:
             raise Divergence("end", "recorded as stalled, but the game was finished")
+        last = log.hands[-1] if log.hands else None
+        if last is None or last.result is not None or last.actions:
+            raise Divergence("end", "recorded as stalled, but its last hand is not the one "
+                                    "dealt after the run, unplayed")
         if log.winning_team is not None:
             raise Divergence("end", f"recorded as stalled, a draw, with team {log.winning_team} as winner")
         run = len(game.results) - next(

@@ -79,7 +79,7 @@ class Line:
     pairs: int = 0
     """Its complete duplicate pairs."""
     draws: int = 0
-    """Its drawn games (a game may be drawn in a fixed-length variant)."""
+    """Its drawn games (level at the end of a fixed-length variant, or stalled)."""
 
     @property
     def win_pct(self) -> float:

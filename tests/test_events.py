@@ -251,3 +251,34 @@ def test_a_forfeit_ends_every_seats_feed():
     feed.forfeit(losing_team=1)
     for seat in range(4):
         assert feed.take(seat)[-1] == GameEnded((0, 0), 0, forfeit=True)
+
+
+def test_a_stalled_game_ends_every_seats_feed_as_a_draw():
+    game = GameState(STANDARD, 5)
+    feed = EventFeed(game)
+    feed.apply(game.legal_actions()[0])
+    feed.stalled()
+    for seat in range(4):
+        told = feed.take(seat)[-1]
+        assert told == GameEnded((0, 0), None)
+        wire = codec.event_to_pb(told)
+        assert wire.game_ended.draw and not wire.game_ended.forfeit
+        assert codec.event_from_pb(wire) == told
+
+
+def _passed_out(hands: int) -> GameLog:
+    """A game of seats that always pass (no stick-the-dealer), stopped as stalled after
+    `hands` hands thrown in."""
+    game = GameState(preset("new-zealand"), 3)
+    log = new_log(game)
+    recorder = Recorder(game, log)
+    while len(game.results) < hands:
+        recorder.apply(game.apply, A.PASS, game.turn)
+    return recorder.finish(GameEnd.STALLED, None)
+
+
+def test_a_stalled_record_verifies_only_after_the_whole_run():
+    from arena.gamelog import STALLED_AFTER
+
+    assert verify(_passed_out(STALLED_AFTER)) is None
+    assert f"stalled after {STALLED_AFTER - 1} hands" in (verify(_passed_out(STALLED_AFTER - 1)) or "")

@@ -410,3 +410,14 @@ def test_strategy_scores_deals_by_the_game():
         assert flat.mine(2, 0) == 2.0 and flat.mine(2, 1) == -2.0
     finally:
         strategy.PLAY_FOR_GAME = saved
+
+
+def test_hand_worth_on_the_last_hand_of_a_fixed_game():
+    # Two points up with one hand left: one point more or less changes nothing, but a
+    # euchre of its side (two to the others) turns the win into a draw.
+    rules = STANDARD.with_options(hand_limit=4)
+    game = GameState(rules, 21, first_dealer=3)
+    game.scores, game.hand_number = [2, 0], 3
+    worth = game_value.HandWorth(seat_view(game, 0))
+    assert worth(1, True) == worth(2, True) == worth(1, False) == 0.0
+    assert worth(-2, True) < 0.0 and worth(4, False) < worth(-2, True)

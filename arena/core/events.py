@@ -66,6 +66,12 @@ class EventFeed:
         g = self.game
         self.tell((GameEnded((g.scores[0], g.scores[1]), 1 - losing_team, forfeit=True),))
 
+    def stalled(self) -> None:
+        """Ends the feed of a game the arena stopped for its hands thrown in without end:
+        a draw, the scores as they stand."""
+        g = self.game
+        self.tell((GameEnded((g.scores[0], g.scores[1]), None),))
+
     def take(self, seat: int) -> list[Event]:
         events = self._pending[seat]
         self._pending[seat] = []

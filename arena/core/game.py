@@ -92,7 +92,8 @@ class HandEnded:
 class GameEnded:
     scores: tuple[int, int]
     winning_team: int | None
-    """None for a draw (league play: level after the last hand)."""
+    """None for a draw (league play: level after the last hand; or a game the arena
+    stopped as stalled, never from GameState.apply())."""
     forfeit: bool = False
     """Stopped by a bot's fault (the other team credited): never from GameState.apply()."""
 

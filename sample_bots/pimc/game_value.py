@@ -11,7 +11,8 @@ The chance of winning from a score comes from a simple model of the hands to com
 hand, the dealing side and the other side score with the frequencies of the heuristic bot
 in self-play on the standard rules (measured over 17,246 hands of 1,499 games: the
 dealer's side made 42.7% of hands, marched 11.7%, marched alone 2.1% and euchred the
-others 8.0%; the other side made 22.2%, marched 4.9%, alone 0.4% and euchred 8.1%), the
+others 8.0%; the other side made 22.2%, marched 4.9%, alone 0.4% and euchred 8.1%;
+rounded so that they add to one, since no hand is thrown in under stick-the-dealer), the
 deal passing to the other side each hand. The rule set's points, target, win by two and fixed
 number of hands are its own.
 
@@ -29,7 +30,7 @@ MADE, MARCH, LONE_MARCH, EUCHRE = "made", "march", "lone_march", "euchre"
 DEALER_SIDE = ((MADE, 0.4266), (MARCH, 0.1165), (EUCHRE, 0.0804), (LONE_MARCH, 0.0209))
 """Per hand, what the dealer's side scores and how often: makes, marches, euchres the
 others, marches alone."""
-OTHER_SIDE = ((MADE, 0.2223), (MARCH, 0.0488), (EUCHRE, 0.0807), (LONE_MARCH, 0.0039))
+OTHER_SIDE = ((MADE, 0.2223), (MARCH, 0.0488), (EUCHRE, 0.0806), (LONE_MARCH, 0.0039))
 """The same for the side that does not deal."""
 WIN_BY_TWO_SPAN = 12
 """Win by two: scores this far past the target are kept apart (beyond, only the lead
@@ -169,8 +170,11 @@ class HandWorth:
         limit = getattr(rules, "hand_limit", None)
         self.hands_left = limit - view.hand_number - 1 if limit is not None else 0
         self.now = self._after(0, 0)
-        up, down = self._after(1, 0), self._after(0, 1)
-        self.unit = (up - down) / 2
+        # What a point is worth now: the steepest swing of any score the hand can make (a
+        # single point may change nothing, as on a fixed game's last hand with a lead of
+        # two, where a euchre still turns a win into a draw).
+        sizes = sorted({1, *(pts for pts, _ in self.table.dealing)})
+        self.unit = max((self._after(k, 0) - self._after(0, k)) / (2 * k) for k in sizes)
         self._memo: dict[tuple[int, bool], float] = {}
 
     def _after(self, mine: int, theirs: int) -> float:
@@ -183,7 +187,7 @@ class HandWorth:
         key = (points, ours)
         found = self._memo.get(key)
         if found is None:
-            if self.unit <= 1e-9:  # the game is as good as settled: play for points
+            if self.unit <= 1e-9:  # no score of this hand changes the game: play for points
                 found = float(points if ours else -points)
             else:
                 gain = points if ours else -points
