@@ -170,11 +170,14 @@ class HandWorth:
         limit = getattr(rules, "hand_limit", None)
         self.hands_left = limit - view.hand_number - 1 if limit is not None else 0
         self.now = self._after(0, 0)
-        # What a point is worth now: the steepest swing of any score the hand can make (a
-        # single point may change nothing, as on a fixed game's last hand with a lead of
-        # two, where a euchre still turns a win into a draw).
-        sizes = sorted({1, *(pts for pts, _ in self.table.dealing)})
-        self.unit = max((self._after(k, 0) - self._after(0, k)) / (2 * k) for k in sizes)
+        # What a point is worth now: half the swing of one point either way; when one
+        # point changes nothing (a fixed game's last hand with a lead of two, where a
+        # euchre still turns a win into a draw), the steepest swing of any score the hand
+        # can make, per point.
+        self.unit = (self._after(1, 0) - self._after(0, 1)) / 2
+        if self.unit <= 1e-9:
+            sizes = sorted({pts for pts, _ in self.table.dealing})
+            self.unit = max((self._after(k, 0) - self._after(0, k)) / (2 * k) for k in sizes)
         self._memo: dict[tuple[int, bool], float] = {}
 
     def _after(self, mine: int, theirs: int) -> float:
