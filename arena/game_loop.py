@@ -20,7 +20,7 @@ from arena.core.events import Event, EventFeed
 from arena.core.game import GameState
 from arena.core.view import SeatView, seat_view
 from arena.faults import BotFault, Fault, FaultKind
-from arena.gamelog import STALLED_AFTER, GameEnd, GameLog, Recorder, SeatBot
+from arena.gamelog import STALLED_AFTER, GameEnd, GameLog, Recorder, SeatBot, thrown_in_run
 from arena.manifest import BotManifest
 from arena.observer import GameObserver
 from arena.process_cache import BotInstance, Worker
@@ -72,7 +72,6 @@ class GameRun:
             table_id=self.table_id,
         )
         self.recorder = Recorder(self.game, self.log)
-        self._results_seen = 0
 
     @property
     def table_id(self) -> str:
@@ -123,7 +122,7 @@ class GameRun:
             await self._start_game()
             while not self.game.over:
                 await self._one_decision()
-                if not self.game.over and self._stalled():
+                if not self.game.over and thrown_in_run(self.game.results) >= STALLED_AFTER:
                     self.recorder.finish(GameEnd.STALLED, None)
                     self.feed.stalled()
                     return
@@ -131,14 +130,6 @@ class GameRun:
         except _Forfeit as f:
             self.recorder.finish(GameEnd.FORFEIT, 1 - f.seat % 2)
             self.feed.forfeit(f.seat % 2)
-
-    def _stalled(self) -> bool:
-        """STALLED_AFTER hands in a row thrown in: checked as each hand ends."""
-        results = self.game.results
-        if len(results) < STALLED_AFTER or len(results) == self._results_seen:
-            return False
-        self._results_seen = len(results)
-        return all(r.maker is None for r in results[-STALLED_AFTER:])
 
     async def _acquire(self) -> None:
         seats = list(self.log.seats)

@@ -5,7 +5,7 @@ message of proto/euchre/v1/record.proto and back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -32,6 +32,16 @@ STALLED_AFTER = 100
 stick-the-dealer) after which the arena ends a game as stalled, a draw: bots that never
 make trump would otherwise redeal for ever and hold a ladder up all night. Honest bots
 never come near it (a hand of the heuristic bots is thrown in about one time in ten)."""
+
+
+def thrown_in_run(results: Sequence[HandResult]) -> int:
+    """How many of the last hands were thrown in, one after another."""
+    run = 0
+    for r in reversed(results):
+        if r.maker is not None:
+            break
+        run += 1
+    return run
 
 
 class GameEnd(Enum):

@@ -16,7 +16,7 @@ from arena.core.cards import Card, card_name
 from arena.core.errors import IllegalActionError, RulesCoreError
 from arena.core.game import GameEvent, GameState, HandDealt, HandEnded, TrickCompleted
 from arena.core.hand import HandResult
-from arena.gamelog import STALLED_AFTER, GameEnd, GameLog, HandLog, LoggedAction
+from arena.gamelog import STALLED_AFTER, GameEnd, GameLog, HandLog, LoggedAction, thrown_in_run
 
 
 class Divergence(Exception):
@@ -157,8 +157,7 @@ def _check_end(log: GameLog, game: GameState) -> None:
                                     "dealt after the run, unplayed")
         if log.winning_team is not None:
             raise Divergence("end", f"recorded as stalled, a draw, with team {log.winning_team} as winner")
-        run = len(game.results) - next(
-            (i + 1 for i in range(len(game.results) - 1, -1, -1) if game.results[i].maker is not None), 0)
+        run = thrown_in_run(game.results)
         if run != STALLED_AFTER:
             raise Divergence("end", f"recorded as stalled after {run} hands in a row thrown in; "
                                     f"the arena stops a game after {STALLED_AFTER}")

@@ -39,7 +39,8 @@ from arena.stats import BotStats, collect_stats
 SCHEMA_VERSION = 6
 """3: a game may be drawn (league play of a fixed number of hands): winning_team NULL,
 score_a 0.5. 4: the sprt table of a gauntlet's decided test. 5: a bot version's files,
-each with its digest, so that a changed bot's message can name what changed."""
+each with its digest, so that a changed bot's message can name what changed. 6: a game
+may end stalled (outcome 'stalled', a draw: hands thrown in without end)."""
 READABLE_VERSIONS = (2, 3, 4, 5, 6)
 """Older versions hold no draw and no decided test: readers take them as they are, and a
 writer upgrades one when it opens it (MIGRATIONS)."""

@@ -9,12 +9,12 @@ side going out, not going alone when one point wins).
 
 The chance of winning from a score comes from a simple model of the hands to come: each
 hand, the dealing side and the other side score with the frequencies of the heuristic bot
-in self-play on the standard rules (measured over 17,246 hands of 1,499 games: the
-dealer's side made 42.7% of hands, marched 11.7%, marched alone 2.1% and euchred the
-others 8.0%; the other side made 22.2%, marched 4.9%, alone 0.4% and euchred 8.1%;
-rounded so that they add to one, since no hand is thrown in under stick-the-dealer), the
-deal passing to the other side each hand. The rule set's points, target, win by two and fixed
-number of hands are its own.
+in self-play on the standard rules (`bench/hand_outcomes.py`: 17,246 hands of 1,499
+games; the dealer's side made 42.7% of hands, marched 11.7%, marched alone 2.1% and
+euchred the others 8.0%; the other side made 22.2%, marched 4.9%, alone 0.4% and
+euchred 8.1%; rounded so that they add to one, since no hand is thrown in under
+stick-the-dealer), the deal passing to the other side each hand. The rule set's points,
+target, win by two and fixed number of hands are its own.
 
 The values are handed to the strategy in points at the current score (the change in the
 chance of winning over the worth of one point now), so that the call margins keep their
@@ -23,7 +23,8 @@ meaning: at 0 to 0 the two agree nearly exactly.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache, lru_cache
 from typing import Any
 
 MADE, MARCH, LONE_MARCH, EUCHRE = "made", "march", "lone_march", "euchre"
@@ -80,16 +81,9 @@ class GameValue:
 
     def _step(self, mine: int, theirs: int, deal_next: bool) -> float:
         """One hand from this score: its outcomes' values, the deal then passing on."""
-        ours, others = (self.dealing, self.other) if deal_next else (self.other, self.dealing)
-        value = 0.0
-        rest = 1.0
-        for pts, p in ours:
-            value += p * self.value(mine + pts, theirs, not deal_next)
-            rest -= p
-        for pts, p in others:
-            value += p * self.value(mine, theirs + pts, not deal_next)
-            rest -= p
-        return value + rest * self.value(mine, theirs, not deal_next)
+        return _one_hand(self.dealing, self.other, deal_next,
+                         lambda ours, others: self.value(mine + ours, theirs + others,
+                                                         not deal_next))
 
     def _solve(self) -> None:
         """The table by repeated sweeps (a pass of the deal with no score keeps a score,
@@ -133,27 +127,30 @@ def _fixed_value(lead: int, hands_left: int, deal_next: bool,
     """A game of a fixed number of hands: the higher score wins, level is half a win."""
     if hands_left <= 0:
         return 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
+    return _one_hand(dealing, other, deal_next, lambda ours, others: _fixed_value(
+        lead + ours - others, hands_left - 1, not deal_next, dealing, other))
+
+
+def _one_hand(dealing: Sequence[tuple[int, float]], other: Sequence[tuple[int, float]],
+              deal_next: bool, after: Callable[[int, int], float]) -> float:
+    """The expected value over one hand's outcomes, `after(ours, theirs)` being the value
+    once a side scores (the rest of the time, no score: a hand thrown in)."""
     ours, others = (dealing, other) if deal_next else (other, dealing)
     value = 0.0
     rest = 1.0
     for pts, p in ours:
-        value += p * _fixed_value(lead + pts, hands_left - 1, not deal_next, dealing, other)
+        value += p * after(pts, 0)
         rest -= p
     for pts, p in others:
-        value += p * _fixed_value(lead - pts, hands_left - 1, not deal_next, dealing, other)
+        value += p * after(0, pts)
         rest -= p
-    return value + rest * _fixed_value(lead, hands_left - 1, not deal_next, dealing, other)
+    return value + rest * after(0, 0)
 
 
-_CACHE: dict[Any, GameValue] = {}
-
-
+@cache
 def game_value(rules: Any) -> GameValue:
     """One table per rule set (a few milliseconds to build, then looked up)."""
-    found = _CACHE.get(rules)
-    if found is None:
-        found = _CACHE[rules] = GameValue(rules)
-    return found
+    return GameValue(rules)
 
 
 class HandWorth:

@@ -5,9 +5,9 @@ view (sampling.py: the cards seen, the voids shown, the bids as soft evidence), 
 every candidate action on each deal, and takes the action of the best mean score: the
 hand's points for its side as the rules score them (a made hand 1, a march 2 or 4 alone,
 a euchre -2 or more), weighed by what they do to its chance of winning the game from the
-current score (game_value.py). It samples until its time is spent: the clock is read between deals,
-a deal is not begun when the mean time of one would overrun the deadline, and a search
-still running at HARD_STOP budgets gives its deal up.
+current score (game_value.py). It samples until its time is spent: the clock is read
+between deals, a deal is not begun when the mean time of one would overrun the deadline,
+and a search still running at HARD_STOP budgets gives its deal up.
 
 - Play: each legal card, then the rest of the hand double dummy (solver.py). Only the
   thresholds a score depends on are searched (3 and 5 tricks, and none when a super
