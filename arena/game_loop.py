@@ -170,7 +170,7 @@ class GameRun:
             if st.out or st.instance is None:
                 return
             try:
-                with trio.fail_after(START_GAME_TIMEOUT):
+                with trio.fail_after(START_GAME_TIMEOUT), st.instance.awake():
                     await st.instance.client.start_game(
                         self.table_id, st.seat, self.spec.rules, names,
                         self.spec.time_control,
@@ -228,7 +228,7 @@ class GameRun:
             st.out = True
             raise BotFault(FaultKind.TIMEOUT, "the game's time bank is spent")
         assert st.instance is not None
-        with trio.move_on_after(limit + tc.allowance):
+        with trio.move_on_after(limit + tc.allowance), st.instance.awake():
             try:
                 action, elapsed = await st.instance.client.decide(
                     self.table_id, st.decisions, view, events, limit, st.bank
@@ -259,7 +259,7 @@ class GameRun:
             if inst is None or st.out or (not inst.alive and inst.process is not None):
                 return
             events = self.feed.take(st.seat)
-            with trio.move_on_after(END_GAME_TIMEOUT) as scope:
+            with trio.move_on_after(END_GAME_TIMEOUT) as scope, inst.awake():
                 try:
                     await inst.client.end_game(self.table_id, events)
                 except BotFault:
@@ -282,6 +282,8 @@ async def _crash_or(inst: BotInstance, fault: BotFault) -> BotFault:
     be seen, then say how it ended and what it last wrote. A bot that raised an error
     (bot_error) is quoted too: the end of its log holds the traceback."""
     proc = inst.process
+    if proc is not None:
+        proc.thaw()  # it was frozen as the call ended; a dying process must finish dying
     if fault.kind is FaultKind.BOT_ERROR and proc is not None:
         await trio.sleep(BOT_ERROR_TAIL_WAIT)
         tail = proc.log_tail(12)
@@ -296,6 +298,9 @@ async def _crash_or(inst: BotInstance, fault: BotFault) -> BotFault:
         return fault
     tail = proc.log_tail(10)
     how = describe_exit(proc.returncode or 0)
+    over = proc.over_limit()
+    if over is not None:
+        how += f", over its {over} limit (counted over all its processes)"
     return BotFault(FaultKind.CRASHED, f"the bot's process {how}; its last output:\n{tail}")
 
 

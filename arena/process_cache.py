@@ -16,7 +16,8 @@ new processes for every game.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,10 @@ from arena.spec import Transport
 from arena.wire.client import BotClient, BotIdentity
 
 HELLO_TIMEOUT = 5.0
+START_ATTEMPTS = 3
+"""How often a bot that is slow to start (to listen, or to answer Hello) is started
+before its seat is charged: a loaded machine must not decide a game before a card is
+dealt. Each attempt gets twice the time of the one before."""
 
 
 @dataclass
@@ -48,12 +53,29 @@ class BotInstance:
     def alive(self) -> bool:
         return not self.needs_restart and (self.process is None or self.process.running)
 
+    @contextlib.contextmanager
+    def awake(self) -> Iterator[None]:
+        """A sealed bot runs only inside this block: thawed just before a call of the
+        arena's, frozen again when it is answered or abandoned (arena.processes)."""
+        if self.process is not None:
+            self.process.thaw()
+        try:
+            yield
+        finally:
+            if self.process is not None:
+                self.process.freeze()
+
 
 _Key = tuple[str, str, int, int]
 
 
 def _key(manifest: BotManifest, family: int, index: int) -> _Key:
     return (manifest.name, manifest.digest, family, index)
+
+
+class _Slow(Exception):
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
 
 
 class Worker:
@@ -71,8 +93,11 @@ class Worker:
         max_processes: int = 16,
         sandbox: bool = True,
         caps: Limits = DEFAULT_CAPS,
+        cpus: str | None = None,
     ) -> None:
         self.pool = pool
+        self.cpus = cpus
+        """The CPUs this worker's sealed bots run on (arena.runner.slot_cpus); None: all."""
         self.sandbox = sandbox
         self.caps = caps
         self.rules = rules
@@ -83,6 +108,8 @@ class Worker:
         self.grace = grace
         self.max_processes = max_processes
         self._instances: dict[_Key, BotInstance] = {}
+        self.restarts = 0
+        """Starts tried again because a bot was only slow (never charged to it)."""
 
     async def instance(self, manifest: BotManifest, index: int, family: int = 0) -> BotInstance:
         """The index-th process of this bot in this worker's `family`, started or
@@ -110,6 +137,27 @@ class Worker:
             await self._retire(key)
 
     async def _start(self, manifest: BotManifest, index: int, family: int) -> BotInstance:
+        """Starts the bot, again (with twice the time) while it is only slow: did not
+        listen, or did not answer Hello, in time. Anything else, or slowness
+        START_ATTEMPTS times over, is its fault: BotFault(START_FAILED)."""
+        startup = manifest.startup_timeout or self.startup_timeout
+        hello = HELLO_TIMEOUT
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                return await self._start_once(manifest, index, family, startup, hello)
+            except _Slow as slow:
+                if attempt == START_ATTEMPTS:
+                    raise BotFault(
+                        FaultKind.START_FAILED,
+                        f"{slow.detail} (started {START_ATTEMPTS} times, the last with "
+                        f"{startup:g} s to listen and {hello:g} s to answer Hello)",
+                    ) from None
+                self.restarts += 1
+                startup, hello = startup * 2, hello * 2
+        raise AssertionError("unreachable")
+
+    async def _start_once(self, manifest: BotManifest, index: int, family: int,
+                          startup: float, hello_timeout: float) -> BotInstance:
         process = None
         if manifest.command is None:
             address = manifest.address
@@ -124,22 +172,31 @@ class Worker:
                     log_path=log_path,
                     transport=self.transport,
                     # The bot's own limit, from its manifest, wins over the run's.
-                    startup_timeout=manifest.startup_timeout or self.startup_timeout,
+                    startup_timeout=startup,
                     grace=self.grace,
+                    cpus=self.cpus,
                 )
             except BotStartError as e:
+                if e.slow:
+                    raise _Slow(str(e)) from None
                 raise BotFault(FaultKind.START_FAILED, str(e)) from None
             address = process.address
         client = BotClient(address)
         try:
-            with trio.fail_after(HELLO_TIMEOUT):
+            with trio.fail_after(hello_timeout):
                 identity = await client.hello(self.rules, __version__)
-        except (BotFault, trio.TooSlowError) as e:
+            if process is not None:
+                process.freeze()  # until the game's first call
+        except trio.TooSlowError:
             client.close()
             if process is not None:
                 await process.stop()
-            detail = e.detail if isinstance(e, BotFault) else f"no answer in {HELLO_TIMEOUT:.0f} s"
-            raise BotFault(FaultKind.START_FAILED, f"handshake failed: {detail}") from None
+            raise _Slow(f"handshake failed: no answer in {hello_timeout:g} s") from None
+        except BotFault as e:
+            client.close()
+            if process is not None:
+                await process.stop()
+            raise BotFault(FaultKind.START_FAILED, f"handshake failed: {e.detail}") from None
         if identity.refusal is not None:
             client.close()
             if process is not None:

@@ -77,6 +77,8 @@ import shlex
 import shutil
 import signal
 import socket
+import stat
+import struct
 import subprocess
 import sys
 import tempfile
@@ -88,7 +90,7 @@ from types import MappingProxyType
 
 import trio
 
-from arena import ADDRESS_ENV
+from arena import ADDRESS_ENV, cgroups, seccomp
 from arena.errors import ConfigError
 from arena.sandbox import (
     SOCKET_DIR,
@@ -97,8 +99,10 @@ from arena.sandbox import (
     SandboxUnavailable,
     find_bwrap,
     find_prlimit,
+    host_uid,
     sandbox_argv,
     sealed_env,
+    unreadable_for,
     visible_inside,
 )
 from arena.spec import Transport
@@ -110,6 +114,7 @@ __all__ = [
     "BotStartError",
     "LaunchSpec",
     "Transport",
+    "helper_pids",
     "open_bot_pool",
     "require_sandbox",
     "sandbox_problem",
@@ -157,7 +162,7 @@ os.killpg(0, signal.SIGKILL)
 _SETPRIV = shutil.which("setpriv") if sys.platform.startswith("linux") else None
 
 
-def _with_pdeathsig(argv: Sequence[str]) -> list[str]:
+def _with_pdeathsig(argv: Sequence[str], uid: int | None = None) -> list[str]:
     """Tie the bot's life to the arena's: the kernel SIGKILLs it when the arena dies.
 
     PDEATHSIG fires when the *thread* that started the child exits, which is why the arena
@@ -166,8 +171,32 @@ def _with_pdeathsig(argv: Sequence[str]) -> list[str]:
     is missing the watchdog alone ends the group when the arena dies.
     """
     if _SETPRIV is None:
+        if uid is not None:
+            raise SandboxUnavailable("setpriv (from util-linux) is needed to run sealed bots "
+                                     "as nobody when the arena runs as root")
         return list(argv)
-    return [_SETPRIV, "--pdeathsig", "KILL", "--", *argv]
+    # One setpriv for both: a change of uid after PDEATHSIG was set would clear it.
+    as_user = [] if uid is None else [f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+    return [_SETPRIV, "--pdeathsig", "KILL", *as_user, "--", *argv]
+
+
+def _sealed_argv(sandbox: Sandbox, argv: Sequence[str], cwd: Path, env: Mapping[str, str],
+                 passed: list[int]) -> list[str]:
+    """The whole command line of a sealed bot; `passed` holds the seccomp filter's
+    descriptor and gets the options' (bwrap reads both)."""
+    bwrap, uid = find_bwrap(), host_uid()
+
+    def source(path: Path) -> Path:
+        if uid is None:
+            return path
+        return _staging.source(uid, path, directory=path.is_dir())
+
+    cmd = sandbox_argv(bwrap, find_prlimit(), sandbox, argv=argv, cwd=cwd, env=env,
+                       seccomp_fd=passed[0], source=source)
+    passed.append(_memfd("bwrap-args", cmd.options))
+    staged_bwrap = str(source(Path(bwrap)))
+    return [*_staging.enter(), *_with_pdeathsig(
+        [staged_bwrap, *cmd.argv(passed[1])[1:]], cmd.uid)]
 
 
 def _check_runnable(spec: LaunchSpec, env: Mapping[str, str]) -> None:
@@ -224,16 +253,18 @@ def require_sandbox(how_to_skip: str) -> None:
 
 
 def _try_sandbox() -> str:
+    passed: list[int] = []
     try:
-        bwrap, prlimit = find_bwrap(), find_prlimit()
-    except SandboxUnavailable as e:
-        return str(e)
-    argv = sandbox_argv(bwrap, prlimit, Sandbox(), argv=["/bin/true"], cwd=Path("/usr"), env={})
-    try:
+        passed.append(_memfd("seccomp", seccomp.program()))
+        argv = _sealed_argv(Sandbox(), ["/bin/true"], Path("/usr"), {}, passed)
         done = subprocess.run(argv, capture_output=True, timeout=30, stdin=subprocess.DEVNULL,
-                              env=_BWRAP_ENV)
+                              env=_BWRAP_ENV, pass_fds=passed)
+    except (SandboxUnavailable, seccomp.SeccompUnsupported) as e:
+        return str(e)
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"bubblewrap could not be run: {e}"
+    finally:
+        _close_all(passed)
     if done.returncode != 0:
         why = done.stderr.decode(errors="replace").strip().splitlines()
         return f"bubblewrap cannot make a sandbox here: {why[-1] if why else done.returncode}"
@@ -248,9 +279,12 @@ class BotStartError(BotProcessError):
     """A bot could not be made ready: its command would not run, it exited, or it did not
     listen in time. The message is meant for a person and is complete on its own."""
 
-    def __init__(self, message: str, *, spec: LaunchSpec) -> None:
+    def __init__(self, message: str, *, spec: LaunchSpec, slow: bool = False) -> None:
         super().__init__(message)
         self.spec = spec
+        self.slow = slow
+        """It ran but did not listen in time: perhaps only the machine was slow, so the
+        caller may try again with more time (arena.process_cache)."""
 
 
 @dataclass(frozen=True)
@@ -480,8 +514,12 @@ class BotProcess:
         log: _CappedLog,
         grace: float,
         socket_path: Path | None,
+        group: cgroups.BotGroup | None = None,
     ) -> None:
         self.spec = spec
+        self.group = group
+        """A sealed bot's control group (arena.cgroups); kind 'none' where there is none."""
+        self._frozen = False
         self.sandboxed = spec.sandbox is not None
         self.address = address
         self.log_path = log_path
@@ -495,6 +533,10 @@ class BotProcess:
         self._log = log
         self._grace = grace
         self._socket_path = socket_path
+        self._socket_fd: int | None = None  # a sealed bot's socket, held (see _find_sealed_socket)
+        self._init_pid: int | None = None
+        self._peer_problem: str | None = None
+        self._over: str | None = None  # the limit the watchdog stopped it for
         self._returncode: int | None = None
         self._gave_up = False
         self._exited = trio.Event()  # the bot itself was reaped
@@ -538,6 +580,7 @@ class BotProcess:
         `BotProcessError` if even SIGKILL did not end the bot within those seconds.
         """
         with trio.CancelScope(shield=True):
+            self.thaw()  # a frozen process handles no SIGTERM (and, in v1, dies only thawed)
             if self._returncode is None:
                 self._terminate()
                 with trio.move_on_after(self._grace):
@@ -550,6 +593,64 @@ class BotProcess:
                 self._run_scope.cancel()
                 await self._closed.wait()
         return self._result()
+
+    def freeze(self) -> None:
+        """Stops every process of a sealed bot until `thaw` (its cgroup's freezer, or
+        SIGSTOP to each process of its pid namespace where there is none), so that it
+        runs only while the arena waits on it. Unsealed bots are left running."""
+        if self.group is None or self._frozen or self._returncode is not None:
+            return
+        self._frozen = True
+        try:
+            if self.group.kind == "none":
+                self._signal_namespace(signal.SIGSTOP)
+            else:
+                self.group.freeze()
+        except OSError:
+            self._frozen = False
+
+    def thaw(self) -> None:
+        if not self._frozen:
+            return
+        self._frozen = False
+        assert self.group is not None
+        with contextlib.suppress(OSError):
+            if self.group.kind == "none":
+                self._signal_namespace(signal.SIGCONT)
+            else:
+                self.group.thaw()
+
+    def over_limit(self) -> str | None:
+        """'memory' or 'processes' when the bot was stopped for going over that limit
+        (by its cgroup, or by the watchdog where there is none), else None."""
+        if self._over is not None:
+            return self._over
+        return None if self.group is None else self.group.over_limit()
+
+    def namespace_members(self) -> list[int]:
+        """The host pids of every process in the bot's pid namespace (none unsealed)."""
+        init = self._init_pid
+        if not self.sandboxed or init is None:
+            return []
+        try:
+            ns = os.stat(f"/proc/{init}/ns/pid")
+        except OSError:
+            return []
+        members = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    st = os.stat(f"/proc/{entry}/ns/pid")
+                except OSError:
+                    continue
+                if (st.st_ino, st.st_dev) == (ns.st_ino, ns.st_dev):
+                    members.append(int(entry))
+        return members
+
+    def _signal_namespace(self, sig: int) -> None:
+        for pid in self.namespace_members():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
 
     def log_tail(self, lines: int = 20) -> str:
         """The last lines this run wrote to its log, for error messages about a crash."""
@@ -643,6 +744,12 @@ class BotProcess:
         if self._socket_path is not None and not self.sandboxed:  # (a sandbox takes its own)
             with contextlib.suppress(OSError):
                 self._socket_path.unlink()
+        if self._socket_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._socket_fd)
+            self._socket_fd = None
+        if self.group is not None:
+            self.group.close()
         self._closed.set()
 
     async def _wait_ready(self, timeout: float) -> str | None:
@@ -650,30 +757,48 @@ class BotProcess:
         delay = 0.01
         with trio.move_on_after(timeout):
             while not self._exited.is_set():
-                if self.sandboxed and self._socket_path is None:
-                    self._find_sealed_socket()
+                if self.sandboxed and self._socket_fd is None:
+                    problem = self._find_sealed_socket()
+                    if problem is not None:
+                        return problem
                 if await self._accepts_connection():
                     return None
+                if self._peer_problem is not None:
+                    return self._peer_problem
                 with trio.move_on_after(delay):
                     await self._exited.wait()
                 delay = min(delay * 1.5, 0.1)
             return f"{describe_exit(self._returncode or 0)} before listening on {self.address}"
         return f"did not listen on {self.address} within {timeout:g} s"
 
-    def _find_sealed_socket(self) -> None:
+    def _find_sealed_socket(self) -> str | None:
         """A sealed bot listens in its sandbox's own SOCKET_DIR; the arena reaches it
-        through /proc/PID/root of the sandbox's first process, bwrap's child."""
+        through /proc/PID/root of the sandbox's first process, bwrap's child, without
+        following any link the bot made (see `_open_socket_beneath`). Once found, the
+        socket is held by a descriptor and the address names the descriptor, so every
+        later connection reaches that very socket, whatever the bot does to its folder.
+        Returns why the bot cannot be reached, when it made its socket a link or other
+        than a socket."""
         init = _first_child(self.pid)
-        if init is not None:
-            self._socket_path = Path(f"/proc/{init}/root{SOCKET_DIR}/{SOCKET_NAME}")
+        if init is None:
+            return None
+        self._init_pid = init
+        try:
+            fd = _open_socket_beneath(f"/proc/{init}/root", f"{SOCKET_DIR}/{SOCKET_NAME}")
+        except _NotASocket as e:
+            return str(e)
+        if fd is not None:
+            self._socket_fd = fd
+            self._socket_path = Path(f"/proc/self/fd/{fd}")
             self.address = f"unix:{self._socket_path}"
+        return None
 
     async def _accepts_connection(self) -> bool:
-        if self.sandboxed and self._socket_path is None:
+        if self.sandboxed and self._socket_fd is None:
             return False
         target: str | tuple[str, int]
         if self._socket_path is not None:
-            if not self._socket_path.exists():
+            if not self.sandboxed and not self._socket_path.exists():
                 return False
             family, target = socket.AF_UNIX, os.fspath(self._socket_path)
         else:
@@ -683,12 +808,31 @@ class BotProcess:
         try:
             with trio.move_on_after(1.0):
                 await sock.connect(target)
+                if self.sandboxed:
+                    self._peer_problem = self._check_peer(sock.getsockopt(
+                        socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+                    return self._peer_problem is None
                 return True
             return False
         except OSError:
             return False
         finally:
             sock.close()
+
+    def _check_peer(self, cred: bytes) -> str | None:
+        """The process listening on the socket must be one of this bot's sandbox (its pid
+        namespace is the sandbox's first process's): a socket passed in from elsewhere,
+        or a listener the bot does not own, is refused before the first call."""
+        pid = struct.unpack("3i", cred)[0]
+        try:
+            theirs = os.stat(f"/proc/{pid}/ns/pid")
+            ours = os.stat(f"/proc/{self._init_pid}/ns/pid")
+        except OSError:
+            return "the process listening on its socket is gone"
+        if (theirs.st_dev, theirs.st_ino) != (ours.st_dev, ours.st_ino):
+            return (f"its socket is served by process {pid}, which is not in the bot's "
+                    f"sandbox: refused")
+        return None
 
     def _start_failure(self, reason: str) -> BotStartError:
         tail = self.log_tail(20)
@@ -706,6 +850,53 @@ class BotProcess:
         return BotStartError("\n".join(lines), spec=self.spec)
 
 
+class _NotASocket(Exception):
+    """What a sealed bot left at its socket's place is not a socket."""
+
+
+def _open_socket_beneath(root: str, relative: str) -> int | None:
+    """An O_PATH descriptor of the socket at `relative` under `root`, reached without
+    following any symbolic link (O_NOFOLLOW at every step), or None while it is not there.
+
+    The arena follows exactly one link, /proc/PID/root, its own way into the sandbox. The
+    rest is the bot's to make: a link it planted at its socket's place would otherwise be
+    resolved against the arena's root (the host's) and could point at another bot's
+    socket, or at one the bot was given by its manifest, which would then answer for it.
+    Raises `_NotASocket` when something other than a socket stands there.
+    """
+    flags = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC
+    parts = [p for p in relative.split("/") if p]
+    try:
+        fd = os.open(root, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        for part in parts[:-1]:
+            try:
+                nxt = os.open(part, flags | os.O_DIRECTORY, dir_fd=fd)
+            except NotADirectoryError:
+                raise _NotASocket(f"the sandbox's {relative} is reached through a link: "
+                                  f"refused") from None
+            except OSError:
+                return None
+            os.close(fd)
+            fd = nxt
+        try:
+            found = os.open(parts[-1], flags, dir_fd=fd)
+        except OSError:
+            return None
+    finally:
+        os.close(fd)
+    mode = os.fstat(found).st_mode
+    if stat.S_ISSOCK(mode):
+        return found
+    os.close(found)
+    if stat.S_ISLNK(mode):
+        raise _NotASocket(f"its socket {relative} is a symbolic link: refused (the arena "
+                          f"connects only to a socket the bot made in its own sandbox)")
+    return None  # a file still being made into a socket, or junk: not yet
+
+
 def _first_child(pid: int) -> int | None:
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
@@ -721,6 +912,136 @@ def _bot_status(code: int, sandboxed: bool) -> int:
     if sandboxed and 128 < code < 128 + signal.NSIG:
         return -(code - 128)
     return code
+
+
+_JOIN = 'while [ "$1" != -- ]; do echo $$ >"$1" || exit 126; shift; done; shift; exec "$@"'
+
+
+def _make_group(sandbox: Sandbox, cpus: str | None) -> cgroups.BotGroup:
+    """The bot's control group, or one of kind 'none' (the watchdog's) where the
+    hierarchy refuses."""
+    lim = sandbox.limits
+    try:
+        return cgroups.make_group(memory_mb=lim.memory_mb, processes=lim.processes, cpus=cpus)
+    except OSError:
+        return cgroups.BotGroup("none")
+
+
+def _joining(group: cgroups.BotGroup, argv: list[str]) -> list[str]:
+    """`argv`, run by a shell that first moves itself into the bot's group: so every
+    process of the bot, from bwrap on, is counted, and nothing runs before it is."""
+    files = group.join_files
+    if not files:
+        return argv
+    return ["/bin/sh", "-c", _JOIN, "sh", *map(str, files), "--", *argv]
+
+
+def _memfd(name: str, data: bytes) -> int:
+    """A descriptor to read `data` from, from its start (a child gets it by pass_fds)."""
+    fd = os.memfd_create(name, os.MFD_CLOEXEC)
+    try:
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _close_all(fds: Sequence[int]) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+class _Staging:
+    """As root, how bwrap, running as nobody, reaches host paths nobody cannot.
+
+    A sealed bot started by root runs as nobody on the host (arena.sandbox.host_uid), and
+    so does bwrap, which resolves every path it binds with nobody's rights: a Python
+    under /root, or a bot's folder in a private one, would be out of its reach. (bwrap's
+    --ro-bind-fd does not help: it turns the descriptor back into a path first.) So the
+    arena keeps one mount namespace of its own, held by a helper process that lives as
+    long as the arena (it reads a pipe only the arena writes): in it, a small tmpfs that
+    anyone may pass through (0711) holds read-only bind mounts of exactly the paths
+    nobody cannot reach, and bwrap starts in that namespace and binds them from there.
+    The host's mounts never change, and the namespace ends with the arena, however it
+    ends. Nothing becomes readable to anyone on the host."""
+
+    def __init__(self) -> None:
+        self._helper: subprocess.Popen[bytes] | None = None
+        self._lifeline = -1
+        self._root = Path(f"/run/euchre-arena/{os.getpid()}")
+        self._staged: dict[Path, Path] = {}
+
+    def _start(self) -> None:
+        self._root.mkdir(parents=True, exist_ok=True)
+        r, w = os.pipe()
+        try:
+            self._helper = subprocess.Popen(
+                ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c",
+                 'mount -t tmpfs -o mode=0711,size=64k euchre-stage "$0" && echo ready && '
+                 'exec cat >/dev/null', str(self._root)],
+                stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env=_BWRAP_ENV, process_group=0,
+            )
+        finally:
+            os.close(r)
+        assert self._helper.stdout is not None
+        ready = self._helper.stdout.readline()
+        if ready != b"ready\n":
+            why = self._helper.stderr.read().decode(errors="replace").strip() \
+                if self._helper.stderr else ""
+            os.close(w)
+            self._helper.wait()
+            self._helper = None
+            raise SandboxUnavailable(f"cannot make the arena's mount namespace for sealed "
+                                     f"bots run by root: {why or 'unshare failed'}")
+        self._lifeline = w
+
+    def enter(self) -> list[str]:
+        """The prefix that starts a command in the staging namespace."""
+        if self._helper is None:
+            return []
+        return ["nsenter", f"--mount=/proc/{self._helper.pid}/ns/mnt", "--"]
+
+    def source(self, uid: int, path: Path, *, directory: bool) -> Path:
+        """Where bwrap, running as `uid` in the staging namespace, finds `path`."""
+        path = Path(os.path.abspath(path))
+        if unreadable_for(uid, path, directory=directory, itself=True) is not None:
+            raise SandboxUnavailable(
+                f"{path} cannot be read by uid {uid} (nobody), which sealed bots run as when "
+                f"the arena runs as root: make it readable by others (chmod o+r, and o+x "
+                f"for a folder), or run the arena as an ordinary user")
+        if unreadable_for(uid, path, directory=directory) is None:
+            return path
+        staged = self._staged.get(path)
+        if staged is not None:
+            return staged
+        if self._helper is None:
+            self._start()
+        staged = self._root / str(len(self._staged))
+        make = "mkdir" if directory else "touch"
+        done = subprocess.run(
+            [*self.enter(), "/bin/sh", "-c",
+             f'{make} "$1" && mount --bind -o ro "$0" "$1"', str(path), str(staged)],
+            capture_output=True, env=_BWRAP_ENV, stdin=subprocess.DEVNULL,
+        )
+        if done.returncode != 0:
+            raise SandboxUnavailable(
+                f"cannot bind {path} for a sealed bot run by root: "
+                f"{done.stderr.decode(errors='replace').strip()}")
+        self._staged[path] = staged
+        return staged
+
+
+_staging = _Staging()
+
+
+def helper_pids() -> set[int]:
+    """The arena's own helper processes that live as long as it does (see _Staging)."""
+    helper = _staging._helper
+    return set() if helper is None else {helper.pid}
 
 
 def _free_tcp_port() -> int:
@@ -746,6 +1067,7 @@ def _spawn(
     log_path: Path,
     log_cap: int,
     grace: float,
+    cpus: str | None = None,
 ) -> BotProcess:
     """Start the watchdog and the bot, synchronously, in the calling (trio) thread.
 
@@ -754,10 +1076,12 @@ def _spawn(
     """
     if not spec.cwd.is_dir():
         raise _plain_start_error(spec, f"working directory {spec.cwd} does not exist")
+    passed: list[int] = []  # descriptors bwrap reads (and closes) as it starts
+    group: cgroups.BotGroup | None = None
     if spec.sandbox is None:
         _check_runnable(spec, {**os.environ, **spec.env})
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **spec.env, ADDRESS_ENV: address}
-        argv = list(spec.argv)
+        argv = _with_pdeathsig(spec.argv)
         shown_address = address
     else:
         shown_address = f"unix:{SOCKET_DIR}/{SOCKET_NAME}"
@@ -765,13 +1089,20 @@ def _spawn(
         _check_runnable(spec, sealed)
         env = _BWRAP_ENV
         try:
-            argv = sandbox_argv(find_bwrap(), find_prlimit(), spec.sandbox, argv=spec.argv,
-                                cwd=spec.cwd, env=sealed)
-        except SandboxUnavailable as e:
+            passed.append(_memfd("seccomp", seccomp.program()))
+            argv = _sealed_argv(spec.sandbox, spec.argv, spec.cwd, sealed, passed)
+            group = _make_group(spec.sandbox, cpus)
+            argv = _joining(group, argv)
+        except (SandboxUnavailable, seccomp.SeccompUnsupported) as e:
+            _close_all(passed)
             raise _plain_start_error(spec, f"no sandbox: {e}") from None
+        except BaseException:
+            _close_all(passed)
+            raise
     try:
         log = _CappedLog(log_path, log_cap)  # closed by BotProcess
     except OSError as e:
+        _close_all(passed)
         raise _plain_start_error(spec, f"cannot open log file {log_path}: {e.strerror}") from None
 
     try:
@@ -798,13 +1129,14 @@ def _spawn(
         )
         try:
             bot = subprocess.Popen(
-                _with_pdeathsig(argv),
+                argv,
                 cwd=spec.cwd,
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=out_w,
                 stderr=subprocess.STDOUT,
                 process_group=watchdog.pid,
+                pass_fds=passed,
             )
         except FileNotFoundError:
             raise _plain_start_error(spec, f"command not found: {spec.argv[0]}") from None
@@ -818,6 +1150,8 @@ def _spawn(
         if watchdog is not None:
             watchdog.kill()
             watchdog.wait()
+        if group is not None:
+            group.close()
         for fd in (out_r, life_w):
             os.close(fd)
         log.close()
@@ -825,6 +1159,7 @@ def _spawn(
     finally:
         os.close(out_w)
         os.close(life_r)
+        _close_all(passed)
 
     proc = BotProcess(
         spec=spec,
@@ -837,6 +1172,7 @@ def _spawn(
         log=log,
         grace=grace,
         socket_path=socket_path,
+        group=group,
     )
     # The header doubles as the separator between runs appended to one log.
     log.write_line(
@@ -867,8 +1203,12 @@ class BotPool:
         startup_timeout: float = 10.0,
         log_cap: int = 1 << 20,
         grace: float = 2.0,
+        cpus: str | None = None,
     ) -> BotProcess:
         """Start one bot and return it once its address accepts connections.
+
+        A sealed bot runs in a control group of its own (arena.cgroups), on `cpus` (a
+        cpuset, e.g. "1") where given; the caller freezes it when it waits on nothing.
 
         Raises `BotStartError` (with nothing left running) if it cannot be made ready.
         ``log_cap`` bounds each run's output in ``log_path`` (appended to, never replaced);
@@ -906,6 +1246,7 @@ class BotPool:
             log_path=Path(log_path),
             log_cap=log_cap,
             grace=grace,
+            cpus=cpus,
         )
         self._procs.add(proc)
         self._nursery.start_soon(self._supervise, proc)
@@ -916,7 +1257,9 @@ class BotPool:
             raise
         if problem is not None:
             await proc.stop()
-            raise proc._start_failure(problem)
+            error = proc._start_failure(problem)
+            error.slow = problem.startswith("did not listen")
+            raise error
         return proc
 
     async def _supervise(self, proc: BotProcess) -> None:

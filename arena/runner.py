@@ -8,6 +8,7 @@ run_until_signal() is how the command lines stop on Ctrl-C or SIGTERM.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -66,33 +67,88 @@ async def run_games(
         return
 
     log_dir.mkdir(parents=True, exist_ok=True)
-    send, receive = trio.open_memory_channel[GameSpec](0)
+    dispatch = _Dispatch(specs, lookahead=4 * concurrency)
 
-    async def feed() -> None:
-        async with send:
-            for spec in specs:
-                await send.send(spec)
-
-    async def work(worker: Worker, receive: trio.MemoryReceiveChannel[GameSpec]) -> None:
+    async def work(worker: Worker) -> None:
         try:
-            async with receive:
-                async for spec in receive:
+            while (spec := await dispatch.next()) is not None:
+                try:
                     log = await play_game(worker, spec, observe(spec) if observe else None)
-                    if fresh_processes:
-                        await worker.close()
-                    on_done(spec, log)
+                finally:
+                    await dispatch.done(spec)
+                if fresh_processes:
+                    await worker.close()
+                on_done(spec, log)
         finally:
             await worker.close()
 
     async with open_bot_pool() as pool, trio.open_nursery() as nursery:
-        nursery.start_soon(feed)
-        async with receive:
-            for i in range(concurrency):
-                worker = Worker(
-                    pool, rules, log_dir, name=f"w{i}", transport=transport,
-                    startup_timeout=startup_timeout, grace=grace, sandbox=sandbox, caps=caps,
-                )
-                nursery.start_soon(work, worker, receive.clone())
+        for i in range(concurrency):
+            worker = Worker(
+                pool, rules, log_dir, name=f"w{i}", transport=transport,
+                startup_timeout=startup_timeout, grace=grace, sandbox=sandbox, caps=caps,
+                cpus=slot_cpus(i, concurrency),
+            )
+            nursery.start_soon(work, worker)
+
+
+def slot_cpus(slot: int, concurrency: int) -> str | None:
+    """The CPUs the bots of game slot `slot` run on: a share of the machine's of their
+    own where it has at least one per slot (so bots of different games never meet on a
+    CPU), else all (None)."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return None
+    if concurrency < 2 or len(cpus) < concurrency:
+        return None
+    return ",".join(map(str, cpus[slot::concurrency]))
+
+
+class _Dispatch:
+    """The specs, in order, to workers, except that a game never starts while another of
+    the same deal (its duplicate twin) is being played: two games of one deal at once
+    would let their bots, which hold each other's cards, meet in time (contention, or
+    one's pace seen by the other). A game held back waits at most until its twin ends;
+    up to `lookahead` later games go ahead meanwhile."""
+
+    def __init__(self, specs: Iterable[GameSpec], lookahead: int) -> None:
+        self._specs = iter(specs)
+        self._held: list[GameSpec] = []
+        self._playing: dict[int, int] = {}
+        self._lookahead = lookahead
+        self._changed = trio.Condition()
+        self._exhausted = False
+
+    async def next(self) -> GameSpec | None:
+        async with self._changed:
+            while True:
+                for i, spec in enumerate(self._held):
+                    if not self._playing.get(spec.seed):
+                        del self._held[i]
+                        return self._take(spec)
+                if not self._exhausted and len(self._held) < self._lookahead:
+                    upcoming = next(self._specs, None)
+                    if upcoming is None:
+                        self._exhausted = True
+                    elif self._playing.get(upcoming.seed):
+                        self._held.append(upcoming)
+                        continue
+                    else:
+                        return self._take(upcoming)
+                if self._exhausted and not self._held:
+                    return None
+                await self._changed.wait()
+
+    def _take(self, spec: GameSpec) -> GameSpec:
+        self._playing[spec.seed] = self._playing.get(spec.seed, 0) + 1
+        return spec
+
+    async def done(self, spec: GameSpec) -> None:
+        with trio.CancelScope(shield=True):
+            async with self._changed:
+                self._playing[spec.seed] -= 1
+                self._changed.notify_all()
 
 
 def _to_stderr(line: str) -> None:

@@ -45,7 +45,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -57,7 +57,9 @@ __all__ = [
     "Limits",
     "Sandbox",
     "SandboxUnavailable",
+    "SealedCommand",
     "find_bwrap",
+    "host_uid",
     "sandbox_argv",
 ]
 
@@ -100,6 +102,8 @@ class Limits:
     """Open file descriptors per process (RLIMIT_NOFILE)."""
     tmp_mb: int = 256
     """Size of its private /tmp (also HOME), in MiB."""
+    shm_mb: int = 64
+    """Size of its private /dev/shm (POSIX shared memory), in MiB."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -169,6 +173,64 @@ def find_prlimit() -> str:
     return found
 
 
+HOST_UID = 65534
+"""The host uid (and gid) a sealed bot runs as when the arena runs as root: 'nobody'.
+Under an ordinary user, the sandbox runs as that user, who has no more rights anyway."""
+
+
+def host_uid() -> int | None:
+    """The uid bwrap must be started as: None for the arena's own (an ordinary user's),
+    `HOST_UID` when the arena is root, so that the bot's uid maps to nobody on the host and
+    not to root (whose rights over /proc/sys and the process count a namespace keeps)."""
+    return HOST_UID if os.geteuid() == 0 else None
+
+
+def unreadable_for(uid: int, path: Path, *, directory: bool, itself: bool = False
+                   ) -> Path | None:
+    """The first of `path` and its folders that `uid` (with no groups but its own, as
+    setpriv leaves it) cannot pass through or read, else None; with `itself`, only
+    whether `path` itself can be read (a folder: listed and entered). Only asked when the
+    arena is root: bwrap, running as that uid, resolves every path it binds."""
+    path = Path(os.path.abspath(path))
+    chain = [path] if itself else [*reversed(path.parents), path]
+    for at, part in enumerate(chain):
+        try:
+            st = os.stat(part)
+        except OSError:
+            return part
+        last = at == len(chain) - 1 or itself
+        need = (0o5 if directory else 0o4) if last else 0o1
+        if st.st_uid == uid:
+            bits = (st.st_mode >> 6) & 0o7
+        elif st.st_gid == uid:
+            bits = (st.st_mode >> 3) & 0o7
+        else:
+            bits = st.st_mode & 0o7
+        if bits & need != need:
+            return part
+    return None
+
+
+@dataclass(frozen=True)
+class SealedCommand:
+    """How to start a sealed bot: `argv` to execute, and bwrap's options, which go to it
+    through a descriptor (``--args``) rather than on its command line, since bwrap's
+    first process stays in the sandbox as its pid 1 and the bot can read /proc/1/cmdline:
+    that list names the host's paths (the arena's folder, bwrap's own place)."""
+
+    bwrap: str
+    command: list[str]
+    """What bwrap runs, inside (prlimit, then the bot's own command line)."""
+    options: bytes
+    """NUL-separated, for the descriptor given to `argv`."""
+    uid: int | None
+    """The host uid to start `argv` as (see `host_uid`); None: the arena's own."""
+
+    def argv(self, options_fd: int) -> list[str]:
+        """bwrap's command line, reading `options` from `options_fd`."""
+        return [self.bwrap, "--args", str(options_fd), "--", *self.command]
+
+
 def sandbox_argv(
     bwrap: str,
     prlimit: str,
@@ -177,12 +239,16 @@ def sandbox_argv(
     argv: Sequence[str],
     cwd: Path,
     env: Mapping[str, str],
-) -> list[str]:
-    """The command line that runs `argv` in `cwd`, sealed; `env` is the bot's whole
-    environment. Its socket goes in `SOCKET_DIR`, inside."""
+    seccomp_fd: int | None,
+    source: Callable[[Path], Path] = lambda path: path,
+) -> SealedCommand:
+    """The command that runs `argv` in `cwd`, sealed; `env` is the bot's whole
+    environment. Its socket goes in `SOCKET_DIR`, inside. bwrap reads the seccomp filter
+    (arena.seccomp) from `seccomp_fd`, to be handed to it open. `source` says where bwrap
+    finds each host path of the arena's or the bot's that it binds (see
+    arena.processes' staging, for an arena run as root)."""
     lim = sandbox.limits
     out = [
-        bwrap,
         "--unshare-all",  # user, pid, network, IPC, UTS and (where possible) cgroup
         "--die-with-parent",
         "--cap-drop", "ALL",
@@ -201,17 +267,23 @@ def sandbox_argv(
         if host.exists():
             out += ["--ro-bind", str(host), str(host)]
     for name in _ETC_OWN:
-        out += ["--ro-bind", str(ETC_DIR / name), f"/etc/{name}"]
+        out += ["--ro-bind", str(source(ETC_DIR) / name), f"/etc/{name}"]
     out += [
         "--proc", "/proc",
+        # Read-only whoever runs the arena: global kernel settings are nobody's to write.
+        "--ro-bind", "/proc/sys", "/proc/sys",
         "--dev", "/dev",
         # The arena's terminal, if it has one, is the bot's controlling terminal too; a
         # device node on a nodev mount cannot be opened, so the bot cannot reach it.
         "--ro-bind", "/dev/null", "/dev/tty",
+        # bwrap's /dev is a tmpfs as large as half the machine, and its /dev/shm a folder
+        # in it: shared memory gets a size of its own, and the rest of /dev none at all.
+        "--perms", "1777", "--size", str(lim.shm_mb << 20), "--tmpfs", "/dev/shm",
+        "--remount-ro", "/dev",
         "--perms", "1777", "--size", str(lim.tmp_mb << 20), "--tmpfs", HOME,
     ]
     for path in dict.fromkeys([*sandbox.read_only, cwd]):  # in order, once each
-        out += ["--ro-bind", str(path), str(path)]
+        out += ["--ro-bind", str(source(path)), str(path)]
     out += [
         "--perms", "0700", "--size", str(_SOCKET_DIR_BYTES), "--tmpfs", SOCKET_DIR,
         # Last of the mounts: the root tmpfs (where bwrap made the mount points) becomes
@@ -221,8 +293,9 @@ def sandbox_argv(
     ]
     for key, value in env.items():
         out += ["--setenv", key, value]
-    out += [
-        "--",
+    if seccomp_fd is not None:
+        out += ["--seccomp", str(seccomp_fd)]
+    command = [
         prlimit,
         f"--data={lim.memory_mb << 20}",
         f"--nproc={lim.processes}",
@@ -232,7 +305,7 @@ def sandbox_argv(
         "--",
         *argv,
     ]
-    return out
+    return SealedCommand(bwrap, command, b"".join(o.encode() + b"\0" for o in out), host_uid())
 
 
 def sealed_env(address: str, extra: Mapping[str, str]) -> dict[str, str]:

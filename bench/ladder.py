@@ -266,14 +266,21 @@ def _bwrap_alone(n: int) -> dict[bool, float]:
     """Median wall time of /bin/true run bare and through the sandbox's command line."""
     from arena.sandbox import Sandbox, find_bwrap, find_prlimit, sandbox_argv
 
-    sealed = sandbox_argv(find_bwrap(), find_prlimit(), Sandbox(), argv=["/bin/true"],
-                          cwd=Path("/usr"), env={})
+    cmd = sandbox_argv(find_bwrap(), find_prlimit(), Sandbox(), argv=["/bin/true"],
+                       cwd=Path("/usr"), env={}, seccomp_fd=None)
+    as_user = [] if cmd.uid is None else ["setpriv", f"--reuid={cmd.uid}", f"--regid={cmd.uid}",
+                                          "--clear-groups", "--"]
     times: dict[bool, list[float]] = {True: [], False: []}
     for _ in range(n):
+        options = os.memfd_create("bwrap-args")
+        os.write(options, cmd.options)
+        os.lseek(options, 0, os.SEEK_SET)
+        sealed = [*as_user, *cmd.argv(options)]
         for flag, argv in ((True, sealed), (False, ["/bin/true"])):
             t0 = time.perf_counter()
-            subprocess.run(argv, check=True)
+            subprocess.run(argv, check=True, pass_fds=(options,) if flag else ())
             times[flag].append(time.perf_counter() - t0)
+        os.close(options)
     return {k: statistics.median(v) for k, v in times.items()}
 
 

@@ -9,8 +9,18 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("arena", deadline=None)
 settings.register_profile("thorough", deadline=None, max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "arena"))
+
+
+@pytest.fixture(autouse=True)
+def _bot_folders_readable_by_nobody(request: pytest.FixtureRequest) -> None:
+    """As root, sealed bots run as nobody (arena.sandbox.host_uid), so a bot's folder must
+    be readable by others, as a bots folder made with the usual umask is; pytest makes
+    each test's folder private (0700), and many tests write a bot straight into it."""
+    if os.geteuid() == 0 and "tmp_path" in request.fixturenames:
+        request.getfixturevalue("tmp_path").chmod(0o755)

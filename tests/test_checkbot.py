@@ -89,7 +89,9 @@ def test_pimc_passes(tmp_path):
 @pytest.mark.parametrize(
     ("mode", "expected"),
     [
-        ("never-listen", "within 2 s"),
+        # started three times (1, 2 and 4 s) before it is charged: a slow machine is not
+        # the bot's fault, and check-bot judges as a match does
+        ("never-listen", "started 3 times, the last with 4 s"),
         ("exit-at-once", "exited with code 1"),
         ("refuse", "refused every rule set"),
         ("hang", "timeout"),
@@ -102,7 +104,7 @@ def test_pimc_passes(tmp_path):
 def test_misbehaving_bots_fail_with_the_reason(tmp_path, mode, expected):
     # One rule set is enough to meet each fault; short limits keep the waiting short, but
     # a busy machine may take seconds to start a bot that does listen.
-    start_limit = "2" if mode == "never-listen" else "60"
+    start_limit = "1" if mode == "never-listen" else "60"
     extra = ["--per-decision", "0.5", "--start-limit", start_limit, "--grace", "0.5"]
     proc = check_bot(write_manifest(tmp_path, mode), *extra)
     assert proc.returncode == 1, proc.stdout + proc.stderr

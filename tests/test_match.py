@@ -4,6 +4,7 @@ each ruled as the arena promises, with no process left behind."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import math
 import os
 import re
@@ -356,6 +357,10 @@ def test_a_grpc_deadline_before_trios_spends_the_bank_too():
     class Instance:
         client = DeadlineFirst()
 
+        @contextlib.contextmanager
+        def awake(self):
+            yield
+
     bot = load_manifest("random")
     spec = GameSpec("g", preset("standard"), 1, 0, (bot,) * 4,
                     time_control=TimeControl(per_decision=0.5, bank=2.0))
@@ -401,13 +406,16 @@ def test_an_sdk_bot_that_raises_is_ruled_a_bot_error_with_its_traceback_in_the_l
 
 
 def test_a_manifests_own_start_limit_is_the_one_used(tmp_path):
-    """The run waits as long as it takes (start_limit inf); the bot's manifest says 1 s."""
+    """The run waits as long as it takes (start_limit inf); the bot's manifest says 1 s:
+    the first start gets 1 s, and each of the two more a slow bot is given (so that a
+    loaded machine decides nothing) twice the time before."""
     bot = misbehaving_bot(tmp_path, "never-listen")
     toml = bot.source
     toml.write_text(toml.read_text() + "startup_timeout = 1\n")
     logs = play(tmp_path, load_manifest(str(toml)), load_manifest("random"), games=1)
     fault = logs[0].faults[0]
-    assert fault.kind is FaultKind.START_FAILED and "within 1 s" in fault.detail, fault
+    assert fault.kind is FaultKind.START_FAILED and "within 4 s" in fault.detail, fault
+    assert "started 3 times, the last with 4 s to listen" in fault.detail, fault
 
 
 def test_fail_on_fault_makes_a_faulted_match_exit_3(tmp_path):

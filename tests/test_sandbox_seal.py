@@ -1,0 +1,211 @@
+"""The sandbox's second round, against tests/bots/channels.py, with real sealed processes
+and real gRPC: no lock or notification on a shared file carries a message, the arena
+talks only to the socket the bot made in its own sandbox (no link is followed), a sealed
+bot is nobody on the host whoever runs the arena, and its processes and /dev/shm are
+bounded. Each test checks that the attempt was made and reports what the bot got."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from arena import cgroups
+from arena.faults import FaultKind
+from arena.gamelog import GameEnd
+from arena.manifest import BotManifest, load_manifest
+from arena.processes import sandbox_problem
+from tests.helpers import ROOT, TESTS, no_bot_left  # noqa: F401 - a fixture
+from tests.test_fair_play import attempt_problems, bot_logs, lines_of, play, report
+
+pytestmark = pytest.mark.usefixtures("no_bot_left")
+
+CHANNELS = TESTS / "bots" / "channels.py"
+
+
+@pytest.fixture(autouse=True)
+def _sealed() -> None:
+    if sandbox_problem() is not None:
+        pytest.skip(f"no sandbox here: {sandbox_problem()}")
+
+
+def channels_bot(tmp_path: Path, mode: str, name: str | None = None,
+                 env: dict[str, str] | None = None, limits: dict[str, int] | None = None,
+                 ) -> BotManifest:
+    name = name or mode
+    folder = tmp_path / f"bot-{name}"
+    folder.mkdir()
+    shutil.copy(CHANNELS, folder / CHANNELS.name)
+    lines = [f'name = "{name}"', 'version = "1"',
+             f'command = ["{{python}}", "{CHANNELS.name}", "{mode}"]']
+    if env:
+        lines.append("env = { " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in env.items())
+                     + " }")
+    if limits:
+        lines.append("[limits]")
+        lines += [f"{k} = {v}" for k, v in limits.items()]
+    (folder / "bot.toml").write_text("\n".join(lines) + "\n")
+    return load_manifest(str(folder))
+
+
+def random_bot() -> BotManifest:
+    return load_manifest(str(ROOT / "sample_bots" / "random"))
+
+
+def test_partners_and_twin_games_cannot_signal_through_locks(tmp_path):
+    """Both processes of a team, and the twin game's, lock bytes of the same shared files
+    at every decision and look for each other's locks: none is ever seen, and flock, OFD
+    locks and inotify leave nothing for another process either."""
+    bot = channels_bot(tmp_path, "locks")
+    twin = channels_bot(tmp_path, "locks", name="locks-2")
+    match = play(tmp_path, bot, twin, games=2, concurrency=2)
+    logs = {**bot_logs(match.log_dir, "locks"), **bot_logs(match.log_dir, "locks-2")}
+    assert len(logs) >= 4, sorted(p.name for p in logs)  # partners in both halves
+    expected = ["see another process's lock on channels.py",
+                "see another process's lock on env",
+                "leave a POSIX lock another process can see",
+                "leave a flock lock another process can see",
+                "leave a OFD lock another process can see",
+                "watch a shared file with inotify"]
+    problems = attempt_problems(logs, expected)
+    looks = lines_of(logs.values(), "ATTEMPT see another process's lock")
+    assert len(looks) > 50, f"only {len(looks)} looks"
+    report(problems)
+    assert all(log.end is GameEnd.COMPLETED and not log.faults for log in match.logs)
+
+
+def test_a_sealed_bot_is_nobody_and_writes_no_kernel_setting(tmp_path):
+    """As root, a file only root may read is out of the bot's reach (it runs as nobody on
+    the host), and no /proc/sys entry opens for writing, as root or not."""
+    bot = channels_bot(tmp_path, "sysctl")
+    secret = bot.cwd / "root-only.txt"
+    secret.write_text("only root reads this\n")
+    secret.chmod(0o600)
+    match = play(tmp_path, bot, random_bot(), games=2)
+    logs = bot_logs(match.log_dir, "sysctl")
+    report(attempt_problems(logs, ["run as root on the host",
+                                   "open a /proc/sys entry for writing"]))
+    if os.geteuid() == 0:
+        assert "root-only.txt: EACCES" in "".join(logs.values())
+
+
+def test_a_fork_bomb_stops_at_the_bots_process_limit(tmp_path):
+    bot = channels_bot(tmp_path, "forkbomb", limits={"processes": 40})
+    match = play(tmp_path, bot, random_bot(), games=2)
+    counts = [int(ln.split()[1]) for ln in lines_of(bot_logs(match.log_dir, "forkbomb").values(),
+                                                   "FORKBOMB ")]
+    assert counts, "the fork bomb never ran"
+    # the bot's own python and its gRPC threads count too: fewer than 40 forks get through
+    assert max(counts) < 40, counts
+    assert all(log.end is GameEnd.COMPLETED for log in match.logs)
+
+
+def test_dev_shm_is_small_and_the_bots_own(tmp_path):
+    bot = channels_bot(tmp_path, "shm", limits={"shm_mb": 32})
+    match = play(tmp_path, bot, random_bot(), games=2)
+    wrote = [int(ln.split()[2]) for ln in lines_of(bot_logs(match.log_dir, "shm").values(),
+                                                  "SHM wrote ")]
+    assert wrote and max(wrote) <= 32, wrote
+    assert all(log.end is GameEnd.COMPLETED for log in match.logs)
+
+
+class HostListener:
+    """A unix socket on the host that no arena connection should ever reach."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.bind(str(path))
+        os.chmod(path, 0o777)
+        self.sock.listen(16)
+        self.reached = 0
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.reached += 1
+            conn.close()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.mark.parametrize("mode", ["link-before", "link-relative"])
+def test_a_socket_made_a_link_before_listening_is_refused(tmp_path, mode):
+    """The link is never followed: the bot cannot start (its team forfeits), the host's
+    socket is never reached, and no seat is recorded as sealed-and-playing by it."""
+    target = HostListener(tmp_path / "host.sock")
+    try:
+        bot = channels_bot(tmp_path, mode, env={"CHANNELS_TARGET": str(target.path)})
+        match = play(tmp_path, bot, random_bot(), games=2)
+    finally:
+        target.close()
+    assert target.reached == 0
+    faults = [f for log in match.logs for f in log.faults]
+    assert faults and all(f.kind is FaultKind.START_FAILED for f in faults), faults
+    assert any("symbolic link: refused" in f.detail for f in faults), faults[0].detail
+    for log in match.logs:
+        assert all(s.reported_name == "" for s in log.seats if s.name == mode)
+
+
+def test_a_socket_made_a_link_after_listening_changes_nothing(tmp_path):
+    """The arena holds the bot's socket by a descriptor: relinking the path later reaches
+    nobody else, and the games go on with the bot it started."""
+    target = HostListener(tmp_path / "host.sock")
+    try:
+        bot = channels_bot(tmp_path, "link-after", env={"CHANNELS_TARGET": str(target.path)})
+        match = play(tmp_path, bot, random_bot(), games=4)
+    finally:
+        target.close()
+    assert target.reached == 0
+    logs = bot_logs(match.log_dir, "link-after")
+    assert lines_of(logs.values(), "LINKED "), "the bot never relinked its socket"
+    assert all(log.end is GameEnd.COMPLETED and not log.faults for log in match.logs), \
+        [f for log in match.logs for f in log.faults]
+    assert all(s.sandboxed for log in match.logs for s in log.seats)
+
+
+def test_memory_is_counted_over_all_of_a_bots_processes(tmp_path):
+    """Three processes of 400 MiB each under a 512 MiB limit for the bot: where a cgroup
+    holds memory, they never hold more than the limit at once, and the bot is ruled as
+    itself; the other seats play on."""
+    hold = cgroups.detect()
+    if "memory" not in hold.limits:
+        pytest.skip(f"memory per bot needs a cgroup here: {hold.text()}")
+    bot = channels_bot(tmp_path, "memsum", env={"CHANNELS_MB": "400"},
+                       limits={"memory_mb": 512})
+    match = play(tmp_path, bot, random_bot(), games=2)
+    text = "".join(bot_logs(match.log_dir, "memsum").values())
+    held = [int(ln.split()[5]) for ln in lines_of([text], "MEMSUM ")]
+    assert all(mb <= 512 for mb in held), held
+    crashes = [f for log in match.logs for f in log.faults if f.kind is FaultKind.CRASHED]
+    assert held or crashes, "the bot never tried"
+    assert all(log.seats[f.seat].name == "memsum" for log in match.logs for f in log.faults)
+    assert any("over its memory limit" in f.detail for f in crashes) or not crashes, crashes
+
+
+def test_a_cpu_hog_does_not_slow_its_opponent(tmp_path):
+    """16 busy processes, frozen whenever the hog is not deciding: the opponent decides
+    about as fast as against an idle bot, and nobody forfeits."""
+    def mean_think(match, name):
+        us = [a.think_us for log in match.logs for h in log.hands for a in h.actions
+              if log.seats[a.seat].name == name and not a.substituted]
+        return sum(us) / len(us)
+
+    calm = play(tmp_path / "calm", channels_bot(tmp_path, "locks", name="idle"),
+                random_bot(), games=2)
+    hog = play(tmp_path / "hog", channels_bot(tmp_path, "cpuhog", env={"CHANNELS_SPIN": "16"}),
+               random_bot(), games=2)
+    base, loaded = mean_think(calm, "random"), mean_think(hog, "random")
+    assert all(log.end is GameEnd.COMPLETED for log in hog.logs)
+    assert not [f for log in hog.logs for f in log.faults if log.seats[f.seat].name == "random"]
+    assert loaded < 4 * base + 2000, (base, loaded)
