@@ -161,6 +161,19 @@ def test_head_to_head_over_games_is_fastchess_wdl(wins, losses, draws, nelo, ner
     assert head_to_head(t, by="pairs") is None  # no pairs among them
 
 
+@pytest.mark.parametrize("stats, elo", [
+    # fastchess's EloPentanomial formulas, compiled: six split pairs give Elo 0.00 +/-
+    # 0.00, nElo nan +/- nan, LOS nan %; six pairs won 1½-½ give Elo 190.85 +/- 0.00,
+    # nElo inf +/- nan, LOS 100.00 %
+    ((0, 0, 6, 0, 0, 0), 0.0), ((0, 0, 0, 3, 0, 0), 0.0), ((0, 0, 0, 0, 6, 0), 190.85),
+])
+def test_head_to_head_without_spread_has_no_margin_nelo_or_los(stats, elo) -> None:
+    h = head_to_head(penta_tally(*stats))
+    assert h is not None and h.variance == 0.0 and not h.spread
+    assert h.elo == pytest.approx(elo, abs=0.005)
+    assert (h.elo_margin, h.nelo, h.nelo_margin, h.los) == (None, None, None, None)
+
+
 def test_los_over_pairs_from_the_issue() -> None:
     # 30 pairs won 2-0, 60 split, 10 lost 0-2. Per pair (mean per game): score 0.6,
     # variance (30 * 0.4**2 + 60 * 0.1**2 + 10 * 0.6**2) / 100 = 0.09, SE 0.03, so
