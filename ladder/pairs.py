@@ -225,6 +225,13 @@ class HeadToHead:
     `by` says which units: "pairs" (the pentanomial model, complete pairs only) or
     "games" (every game independent, the trinomial model of a match without pairs).
     Elo values are None where the score is 0 or 1 (no finite Elo) or the variance is 0.
+
+    Where every unit scored the same (six pairs all split, say) the variance is 0 and
+    the margins, nElo and LOS are None: each divides by the spread. fastchess's formulas
+    compute them anyway, and give what dividing by 0 gives: for six split pairs Elo 0.00
+    +/- 0.00, nElo nan +/- nan and LOS nan %; for six pairs all won 1½-½, Elo 190.85
+    +/- 0.00, nElo inf +/- nan and LOS 100.00 %. A margin of 0 or a certainty of 100%
+    from a handful of units says nothing true, so none is given (see `spread`).
     """
 
     by: str
@@ -237,6 +244,12 @@ class HeadToHead:
     nelo: float | None
     nelo_margin: float | None
     los: float | None
+
+    @property
+    def spread(self) -> bool:
+        """Whether the units scored differently at all: without, there is no margin,
+        nElo or LOS."""
+        return self.variance > 0.0
 
 
 def _elo_of(score: float) -> float | None:

@@ -361,7 +361,9 @@ def fit_tallies(
     same weight for every bot however many opponents it met (a gauntlet's challenger
     carries as many as each of its opponents). It pulls a bot's distance from the mean
     in by about prior / (games + prior) of it; between two bots only, each sits half the
-    gap from the mean and the gap shrinks by about (prior / 2) / (games + prior / 2).
+    gap from the mean and the gap shrinks by about (prior / 2) / (games + prior / 2). So
+    two bots with the same results but unequal games end apart, the one with fewer games
+    nearer the mean (bench/prior.py prints by how much).
     `prior=0` gives the plain maximum-likelihood estimate and raises ValueError when it
     does not exist (some group of bots never scored against the rest).
 

@@ -23,6 +23,7 @@ from arena.stats import BotStats
 from ladder.export import Curve, figures
 from ladder.ratings import FIELD
 from ladder.standings import Standings
+from ladder.tables import NO_SPREAD, NO_SPREAD_NOTE, nelo_text
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")
@@ -195,9 +196,10 @@ def render_report(name: str, st: Standings, stats: Mapping[str, BotStats], curve
         rows.append([_td(f"{g.bot} v {other}"), _td(g.text()),
                      _td(f"{100 * g.los:.1f}%", f"background:{_heat(g.los)}", "heat"),
                      _td("-" if h is None else f"{100 * h.score:.1f}% of {h.units} {h.by}"),
-                     _td("-" if h is None or h.nelo is None or h.nelo_margin is None
-                         else f"{h.nelo:+.0f} ± {h.nelo_margin:.0f}")])
+                     _td(nelo_text(h))])
     out.append(_table(["", f"gap ± {conf}%", "LOS", "head to head", "nElo"], rows, "gaps"))
+    if any(nelo_text(h) == NO_SPREAD for _, h in listed):
+        out.append(f'<p class="note">{_e(NO_SPREAD_NOTE)}.</p>')
 
     out.append("<h2>Crosstable</h2>")
     out.append('<p class="note">The row bot\'s score against the column bot: red below '

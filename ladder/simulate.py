@@ -6,7 +6,7 @@ no more often than alpha and beta say. Real games cannot tell us that (nobody kn
 true strengths), so games are drawn here: each duplicate pair from the win probability
 the strengths give, with a chosen correlation between its two halves (negative where card
 luck cancels, as duplicate play intends; positive where, say, one bot's strategy suits
-some deals). tests/test_rating_coverage.py and bench/ratings.py use this.
+some deals). tests/test_rating_coverage.py, bench/ratings.py and bench/prior.py use this.
 
 Each pair of a pairing with per-game win probability p and correlation rho between its
 halves is won 2-0 with probability p^2 + rho p q, lost 0-2 with q^2 + rho p q, and split
@@ -164,14 +164,65 @@ def sprt_runs(test: SprtTest, elo: float, *, rho: float, runs: int, seed: int,
     return SprtRuns(runs, h0, h1, undecided, total)
 
 
+def twin_gauntlet(pairs: int, won: int, opponents: int) -> dict[tuple[str, str], PairingTally]:
+    """A gauntlet's tallies in which the challenger "c" and one opponent, its "twin",
+    have the same results: they split every one of their `pairs` pairs. Against each of
+    `opponents` others ("o1", "o2", ...) c wins `won` of `pairs` pairs 2-0 and splits
+    the rest. So c plays opponents + 1 times the twin's games."""
+    tallies = {("c", "twin"): tally_of(0, pairs, 0)}
+    for i in range(1, opponents + 1):
+        tallies["c", f"o{i}"] = tally_of(won, pairs - won, 0)
+    return tallies
+
+
+@dataclass(frozen=True, slots=True)
+class TwinGaps:
+    """Simulated gauntlets of a challenger and its equally strong twin: the fitted gap
+    between the two, which is 0 in truth."""
+
+    ladders: int
+    failed: int
+    """Ladders whose fit failed (with no prior: some pairing won or lost every game)."""
+    mean: float
+    stderr: float
+    """Of the mean, over the ladders fitted."""
+
+
+def twin_gaps(*, above: float, opponents: int, pairs: int, ladders: int, seed: int,
+              rho: float = 0.0, prior: float = DEFAULT_PRIOR) -> TwinGaps:
+    """Gauntlets of `pairs` pairs per pairing whose challenger "c" and one opponent,
+    "twin", are equally strong and `above` Elo above `opponents` others: the mean fitted
+    gap c - twin. The twin plays only c, so it has 1 / (opponents + 1) of c's games, and
+    the prior pulls it further toward the mean."""
+    rng = random.Random(seed)
+    p = expected_score(above, 0.0)
+    gaps: list[float] = []
+    failed = 0
+    for _ in range(ladders):
+        tallies = {("c", "twin"): tally_of(*draw_pairs(rng, 0.5, rho, pairs))}
+        for i in range(1, opponents + 1):
+            tallies["c", f"o{i}"] = tally_of(*draw_pairs(rng, p, rho, pairs))
+        try:
+            fit = fit_tallies(tallies, prior=prior)
+        except (ValueError, RuntimeError):
+            failed += 1
+            continue
+        gaps.append(gap(fit, "c", "twin").elo)
+    if len(gaps) < 2:
+        return TwinGaps(ladders, failed, float("nan"), float("nan"))
+    mean = sum(gaps) / len(gaps)
+    spread = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (len(gaps) - 1))
+    return TwinGaps(ladders, failed, mean, spread / math.sqrt(len(gaps)))
+
+
 def strengths_apart(count: int, step: float) -> dict[str, float]:
     """`count` bots named b0, b1... `step` Elo apart."""
     return {f"b{i}": i * step for i in range(count)}
 
 
-__all__: Sequence[str] = ("Coverage", "SprtRuns", "draw_pairs", "elo_of_normalized",
+__all__: Sequence[str] = ("Coverage", "SprtRuns", "TwinGaps", "draw_pairs", "elo_of_normalized",
                           "gap_coverage", "normalized_elo", "pair_outcomes", "sprt_runs",
-                          "strengths_apart", "tally_of")
+                          "strengths_apart", "tally_of", "twin_gaps", "twin_gauntlet")
 
 
 def normalized_elo(elo: float, rho: float) -> float:

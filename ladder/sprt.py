@@ -15,7 +15,10 @@ single games 0, 1/2, 1 in a ladder without duplicate), their empirical distribut
 compared with the closest distribution whose mean (model "logistic") or normalized mean
 (model "normalized") is what each hypothesis says, and the LLR is the number of units
 times the mean log ratio of the two. Because the pair's own distribution is used, the
-correlation between the halves of a pair is accounted for, whatever it is.
+correlation between the halves of a pair is accounted for, whatever it is. Each fit's
+equation is solved here to rounding; fastchess stops its solve at 1e-3 in theta, so its
+own LLR can differ from this one by up to about 1e-3 (tests/test_pair_model.py solves
+the same equations in 30-digit decimal arithmetic).
 
 - "logistic" (the default here): elo0 and elo1 are Elo on the logistic scale the ratings
   use, so `elo1 = 20` means the same as "+20" in the standings: a per-game expected score
@@ -43,6 +46,8 @@ _NELO_SCALE = 800.0 / math.log(10.0)
 _PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 _GAME_SCORES = (0.0, 0.5, 1.0)
 _EMPTY = 1e-3  # fastchess regularizes an empty outcome class to this count
+_ROOT_STEPS = 200
+_ROOT_TOLERANCE = 1e-14  # |f| against the sum of its terms' sizes: a few ulps of it
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,29 +144,57 @@ def _score_of(elo: float) -> float:
 
 
 def _root(probs: list[float], d: list[float]) -> float:
-    """theta solving sum probs_i d_i / (1 + theta d_i) = 0 on the interval where every
-    1 + theta d_i > 0 (the function falls from +inf to -inf there): Newton's method from
-    0, kept inside a shrinking bracket by bisection, to the last bit that matters."""
+    """theta solving f(theta) = sum probs_i d_i / (1 + theta d_i) = 0, every probs_i > 0,
+    some d_i of each sign. f falls from +inf to -inf between its poles -1 / max(d) and
+    -1 / min(d), where one 1 + theta d_i is 0, and has one root there.
+
+    Newton's method from 0, safeguarded: a bracket [low, high] around the root shrinks at
+    every point evaluated, and a step that would leave it, or that does not at least halve
+    the step before last, is a bisection instead (as in Numerical Recipes' rtsafe). A point
+    where some 1 + theta d_i is not positive, in floating point, counts as beyond the pole
+    on its side. It stops when f is as small as rounding leaves it (against the sum of its
+    terms' sizes), not merely when a step is small: one ulp from a pole a Newton step is
+    about the distance to the pole, tiny, while f is huge. What it returns is always a
+    point it evaluated, where every 1 + theta d_i > 0: never a pole."""
     low, high = -1.0 / max(d), -1.0 / min(d)
-    theta = 0.0
-    for _ in range(200):
-        value = slope = 0.0
+    theta = best = 0.0  # 0 is inside: every 1 + 0 d_i is 1
+    before = last = high - low
+    for _ in range(_ROOT_STEPS):
+        value = slope = size = beyond = 0.0
         for p, x in zip(probs, d, strict=True):
-            r = x / (1.0 + theta * x)
+            q = 1.0 + theta * x
+            if q <= 0.0:
+                beyond = x
+                break
+            r = x / q
             value += p * r
             slope -= p * r * r
-        if value == 0 or slope == 0:
-            return theta
+            size += p * abs(r)
+        if beyond:  # past the pole of a d_i > 0 (theta too low) or of one < 0 (too high)
+            if beyond > 0:
+                low = theta
+            else:
+                high = theta
+            theta = low + (high - low) / 2
+            continue
+        best = theta
+        if abs(value) <= _ROOT_TOLERANCE * size:
+            break
         if value > 0:
             low = theta
         else:
             high = theta
         step = value / slope
-        if abs(step) <= 1e-15 * max(1.0, abs(theta)):
-            return theta
         new = theta - step
-        theta = new if low < new < high else (low + high) / 2
-    return theta
+        if low < new < high and abs(step) <= before / 2:
+            before, last = last, abs(step)
+        else:
+            new = low + (high - low) / 2
+            before, last = last, abs(new - theta)
+        if new == theta:  # the bracket is down to adjacent floats
+            break
+        theta = new
+    return best
 
 
 def _mle_mean(support: tuple[float, ...], probs: list[float], s: float) -> list[float]:

@@ -13,6 +13,7 @@ from datetime import datetime
 from rich.console import JustifyMethod
 from rich.table import Table
 
+from ladder.pairs import HeadToHead
 from ladder.ratings import FIELD
 from ladder.standings import BY_PAIRS, Standings
 from ladder.store import GameRow
@@ -100,6 +101,24 @@ def sprt_text(st: Standings) -> str:
             f"{s.upper:.2f}) after {s.units} {unit}: {verdict}")
 
 
+NO_SPREAD = "no spread"
+"""The nElo of two bots every one of whose units scored the same."""
+
+NO_SPREAD_NOTE = (f"{NO_SPREAD}: every unit of the two scored the same, so there is no "
+                  "spread to measure their score against, and no nElo (fastchess's "
+                  "formulas give nan)")
+
+
+def nelo_text(h: HeadToHead | None) -> str:
+    """nElo ± its margin; "-" where the two never met, NO_SPREAD where every unit they
+    played scored the same (pairs.HeadToHead)."""
+    if h is None:
+        return "-"
+    if not h.spread or h.nelo is None or h.nelo_margin is None:
+        return NO_SPREAD
+    return f"{h.nelo:+.0f} ± {h.nelo_margin:.0f}"
+
+
 def gaps_table(st: Standings) -> Table:
     """Every two bots: the fitted gap with its margin and LOS; where they met, their own
     games' normalized Elo (fastchess's, on pairs). A gauntlet's challenger against its
@@ -118,8 +137,9 @@ def gaps_table(st: Standings) -> Table:
         style = "green" if g.los >= 0.95 else "red" if g.los <= 0.05 else ""
         los = f"{100 * g.los:.1f}%"
         meeting = "-" if h is None else f"{100 * h.score:.1f}% of {h.units} {h.by}"
-        nelo = "-" if h is None or h.nelo is None else f"{h.nelo:+.0f} ± {h.nelo_margin:.0f}"
-        t.add_row(label, g.text(), f"[{style}]{los}" if style else los, meeting, nelo)
+        t.add_row(label, g.text(), f"[{style}]{los}" if style else los, meeting, nelo_text(h))
+    if any(nelo_text(h) == NO_SPREAD for _, _, h in rows):
+        t.caption = NO_SPREAD_NOTE
     return t
 
 

@@ -169,3 +169,44 @@ def test_a_resumed_run_finds_a_decision_its_stored_games_already_made(tmp_path):
         assert store.game_count() == 24
     assert stored is not None and stored["result"] == "H1"
     assert (stored["llr"], stored["units"]) == (decided_at.llr, decided_at.units)
+
+
+def test_the_standings_give_fastchess_llr_where_its_fit_once_stopped_at_a_pole(tmp_path):
+    """18 pairs for the challenger, LL 1, LD 1, WD 11 and WW 5: a table on which the fit
+    of the 0 Elo hypothesis once stopped at a pole of its equation, so that the standings
+    said LLR -33.21, H0 accepted, at a 75% score. fastchess's LLR is 0.82: no decision."""
+    from ladder.schedule import plan_ladder
+    from tests.test_ladder_store import drawn_log, fake_log
+
+    path = write_ladder(tmp_path, ['"heuristic"', '"random"'], games=36,
+                        format="gauntlet", challenger="heuristic", seed=5)
+    with path.open("a") as f:
+        f.write("[sprt]\nelo0 = 0\nelo1 = 20\n")
+    cfg = load_ladder(path)
+    halves = {0.0: "LL", 0.25: "LD", 0.75: "WD", 1.0: "WW"}  # the challenger's games
+    pair_scores = [0.0, 0.25] + [0.75] * 11 + [1.0] * 5
+    with Store.open(cfg.database, write=True) as store:
+        key = store.bind_settings(cfg.name, cfg.settings())
+        versions = store.register_bots([b.manifest for b in cfg.bots])
+        ids = {v.label: v.id for v in versions.values()}
+        run = store.start_run(planned=36, to_play=36, concurrency=1)
+        deals: dict[int, list] = {}
+        for g in plan_ladder(cfg, key):
+            deals.setdefault(g.deal, []).append(g)
+        assert len(deals) == len(pair_scores)
+        for games, score in zip(deals.values(), pair_scores, strict=True):
+            for g, half in zip(games, halves[score], strict=True):
+                log = (drawn_log(g) if half == "D" else
+                       fake_log(g, a_wins=(g.bot_a == "heuristic") == (half == "W")))
+                store.record_game(g, log, ids, run)
+        store.finish_run(run, "complete")
+    expected = SprtTest(0.0, 20.0).state(
+        {0.0: 1, 0.25: 1, 0.75: 11, 1.0: 5}, paired=True)
+    assert expected.llr == pytest.approx(0.8215646, abs=1e-6)
+    data = json.loads(ladder_cli("standings", path, "--json").stdout)
+    assert data["sprt"]["llr"] == round(expected.llr, 4) == 0.8216
+    assert data["sprt"]["result"] is None and data["sprt"]["units"] == 18
+    assert data["sprt"]["frozen"] is False
+    assert data["challenger"]["pooled"]["score"] == 0.75
+    text = " ".join(ladder_cli("standings", path).stdout.split())  # the caption wraps
+    assert "LLR 0.82 in (-2.94, 2.94) after 18 pairs: running" in text

@@ -459,3 +459,58 @@ def test_a_version_5_database_is_upgraded_to_hold_a_stalled_game(tmp_path):
         assert row is not None and row.outcome == "stalled"
         assert row.winning_team is None and row.score_a == 0.5
         assert upgraded.record(games[1].game_id).end is GameEnd.STALLED
+
+
+def test_two_bots_that_split_every_pair_have_no_nelo_and_the_tables_say_why(tmp_path):
+    """Six pairs, all split: no spread, so no margin, nElo or LOS of their own (fastchess's
+    formulas divide by the spread and give nan). The tables say "no spread" and why, the
+    JSON holds null; the fitted gap and its LOS are there as ever."""
+    import contextlib
+    import io
+    import json
+
+    from rich.console import Console
+
+    from ladder import cli as ladder_cli
+    from ladder.tables import NO_SPREAD, NO_SPREAD_NOTE, gaps_table
+
+    store, ids = open_store(tmp_path, ("alpha", "bravo"))
+    run = store.start_run(planned=12, to_play=12, concurrency=1)
+    seen: set[int] = set()
+    for g in plan(["alpha", "bravo"], fmt=ROUND_ROBIN, games_per_pairing=12, key=KEY,
+                  duplicate=True):
+        store.record_game(g, fake_log(g, a_wins=g.deal not in seen), ids, run)
+        seen.add(g.deal)
+    store.finish_run(run, "complete")
+    st = compute_standings(store.games())
+    h = st.head_to_head["alpha", "bravo"]
+    assert (h.units, h.score, h.variance, h.spread) == (6, 0.5, 0.0, False)
+    assert h.elo == 0.0 and (h.elo_margin, h.nelo, h.nelo_margin, h.los) == (None,) * 4
+    (g,) = st.gaps
+    assert g.elo == pytest.approx(0.0, abs=1e-9) and g.los == pytest.approx(0.5) and g.margin > 0
+    console = Console(width=120, record=True)
+    console.print(gaps_table(st))
+    text = console.export_text()
+    assert "50.0% of 6 pairs" in text and NO_SPREAD in text
+    assert " ".join(NO_SPREAD_NOTE.split()) in " ".join(text.split())
+    assert st.to_json()["gaps"][0]["head_to_head"]["nelo"] is None
+    db = store.path
+    store.close()
+    page = tmp_path / "page.html"
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert ladder_cli.main(["report", str(db), "--html", str(page), "--json"]) == 0
+    assert json.loads(out.getvalue())["gaps"][0]["head_to_head"]["los"] is None
+    html = page.read_text(encoding="utf-8")
+    assert f"<td>{NO_SPREAD}</td>" in html and "no spread to measure" in html
+
+    # one pair won 2-0 among the splits: a spread, and an nElo. Score 3.5 / 6 = 7/12,
+    # variance (5 (1/12)**2 + (5/12)**2) / 6 = 1/28.8, so nElo (1/12) / sqrt(2 / 28.8)
+    # * 800 / ln 10 = 109.9, margin 1.96 sqrt(1 / (28.8 * 6)) / sqrt(2 / 28.8) * 347.4 = 196.6
+    from ladder.pairs import PairingTally, head_to_head
+    from ladder.tables import nelo_text
+
+    other = PairingTally()
+    other.add((1.0, 0.0), 5)
+    other.add((1.0, 1.0), 1)
+    found = head_to_head(other)
+    assert found is not None and found.spread and nelo_text(found) == "+110 ± 197"

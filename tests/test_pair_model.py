@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import math
 import random
+from decimal import Decimal, localcontext
 from statistics import NormalDist
 
 import pytest
 
 from ladder.pairs import PairingTally, Unit, head_to_head, pair_units, tally_units
 from ladder.ratings import EloTable, field_gap, fit_ratings, fit_units, gap
-from ladder.sprt import SprtTest
+from ladder.sprt import _PAIR_SCORES, SprtTest, _mle_mean
 
 # --- Elo: the `elo` package's rate_1vs1, to the bit -------------------------------------
 
@@ -160,6 +161,19 @@ def test_head_to_head_over_games_is_fastchess_wdl(wins, losses, draws, nelo, ner
     assert head_to_head(t, by="pairs") is None  # no pairs among them
 
 
+@pytest.mark.parametrize("stats, elo", [
+    # fastchess's EloPentanomial formulas, compiled: six split pairs give Elo 0.00 +/-
+    # 0.00, nElo nan +/- nan, LOS nan %; six pairs won 1½-½ give Elo 190.85 +/- 0.00,
+    # nElo inf +/- nan, LOS 100.00 %
+    ((0, 0, 6, 0, 0, 0), 0.0), ((0, 0, 0, 3, 0, 0), 0.0), ((0, 0, 0, 0, 6, 0), 190.85),
+])
+def test_head_to_head_without_spread_has_no_margin_nelo_or_los(stats, elo) -> None:
+    h = head_to_head(penta_tally(*stats))
+    assert h is not None and h.variance == 0.0 and not h.spread
+    assert h.elo == pytest.approx(elo, abs=0.005)
+    assert (h.elo_margin, h.nelo, h.nelo_margin, h.los) == (None, None, None, None)
+
+
 def test_los_over_pairs_from_the_issue() -> None:
     # 30 pairs won 2-0, 60 split, 10 lost 0-2. Per pair (mean per game): score 0.6,
     # variance (30 * 0.4**2 + 60 * 0.1**2 + 10 * 0.6**2) / 100 = 0.09, SE 0.03, so
@@ -271,3 +285,141 @@ def test_sprt_bounds_and_decisions() -> None:
 def test_sprt_settings_are_checked(kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
         SprtTest(**kwargs)
+
+
+# --- the LLR's fits against a high-precision solve ----------------------------------------
+#
+# fastchess (app/src/matchmaking/sprt/sprt.cpp, getLLR over the pentanomial counts) merges
+# WL and DD into one class, regularizes an empty class to 1e-3, and for each hypothesis
+# fits the distribution p_i = q_i / (1 + theta phi_i) to the regularized frequencies q:
+# "logistic", phi_i = a_i - s with s = 1 / (1 + 10**(-elo / 400)), theta solving
+# sum q_i phi_i / (1 + theta phi_i) = 0 (Van den Bergh, Proposition 1.1); "normalized",
+# phi_i = a_i - 1/2 - t sigma (1 + ((a_i - mu) / sigma)**2) / 2 with mu and sigma those of
+# the fit itself and t = sqrt(2) elo / (800 / ln 10), iterated from the uniform
+# distribution to its fixed point (section 4.1). The LLR is the total count times
+# sum q_i (log p1_i - log p0_i). The same equations are solved here in decimal
+# arithmetic to 30 digits, by bisection between the poles, which never evaluates one.
+# fastchess itself stops its solve at 1e-3 in theta (1e-4 in the fixed point), so its
+# own figures are these to about 1e-3 at worst.
+
+_SUPPORT = tuple(Decimal(a) for a in ("0", "0.25", "0.5", "0.75", "1"))
+
+
+def _decimal_root(q: list[Decimal], phi: list[Decimal]) -> Decimal:
+    low, high = -1 / max(phi), -1 / min(phi)
+    weights = [a * b for a, b in zip(q, phi, strict=True)]
+    while high - low > Decimal("1e-15"):
+        mid = (low + high) / 2
+        if sum(w / (1 + mid * x) for w, x in zip(weights, phi, strict=True)) > 0:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def _decimal_fit(q: list[Decimal], elo: int, model: str) -> list[Decimal]:
+    if model == "logistic":
+        s = 1 / (1 + Decimal(10) ** (Decimal(-elo) / 400))
+        phi = [a - s for a in _SUPPORT]
+        theta = _decimal_root(q, phi)
+        return [qi / (1 + theta * x) for qi, x in zip(q, phi, strict=True)]
+    t = Decimal(2).sqrt() * Decimal(10).ln() / 800 * elo
+    p = [Decimal(1) / 5] * 5
+    for _ in range(200):
+        mu = sum(a * x for a, x in zip(_SUPPORT, p, strict=True))
+        sigma = sum(x * (a - mu) ** 2 for a, x in zip(_SUPPORT, p, strict=True)).sqrt()
+        phi = [a - Decimal("0.5") - t * sigma / 2 * (1 + ((a - mu) / sigma) ** 2)
+               for a in _SUPPORT]
+        theta = _decimal_root(q, phi)
+        new = [qi / (1 + theta * x) for qi, x in zip(q, phi, strict=True)]
+        moved = max(abs(a - b) for a, b in zip(new, p, strict=True))
+        p = new
+        if moved < Decimal("1e-14"):
+            return p
+    raise AssertionError("the fixed point did not settle")
+
+
+def decimal_llrs(table: tuple[int, ...], pairs: list[tuple[int, int]],
+                 model: str) -> list[float]:
+    """fastchess's LLR for pentanomial counts (LL, LD, WL + DD, WD, WW), each (elo0, elo1)."""
+    with localcontext() as context:
+        context.prec = 30
+        regular = [Decimal(n) if n else Decimal("0.001") for n in table]
+        total = sum(regular)
+        q = [n / total for n in regular]
+        loglik = {elo: total * sum(qi * p.ln() for qi, p in
+                                   zip(q, _decimal_fit(q, elo, model), strict=True))
+                  for elo in {e for pair in pairs for e in pair}}
+        return [float(loglik[e1] - loglik[e0]) for e0, e1 in pairs]
+
+
+def pole_tables() -> list[tuple[int, ...]]:
+    """Every table with classes 0..15 on which, for a hypothesis of 0 Elo, the Newton
+    step from theta = 0 lands exactly on a pole. With s = 1/2, phi = -1/2 .. 1/2 and the
+    step is sum q phi / sum q phi**2: it is 2, the pole of LL (1 + 2 (-1/2) = 0), where
+    WD = 8 LL + 3 LD, and -2, WW's pole, where LD = 8 WW + 3 WD. In floating point it lands
+    on the pole or an ulp either side. (An empty class counts 1e-3, off these lines.)"""
+    tables = []
+    for extreme, near, far in ((1, 1, 11), (1, 2, 14)):
+        for middle in range(16):
+            for other in range(16):
+                tables.append((extreme, near, middle, far, other))
+                tables.append((other, far, middle, near, extreme))
+    return tables
+
+
+def sampled_tables(stride: int) -> list[tuple[int, ...]]:
+    """Every stride-th of the 16**5 - 1 tables with classes 0..15, in counting order."""
+    return [tuple((i >> (4 * k)) & 15 for k in range(5)) for i in range(1, 16**5, stride)]
+
+
+AT_ZERO = [(0, 20), (-20, 0)]
+ELSEWHERE = [*AT_ZERO, (10, 30), (-30, -5)]
+
+
+@pytest.mark.parametrize("model, tables, pairs", [
+    ("logistic", pole_tables(), AT_ZERO),
+    ("logistic", sampled_tables(1999), ELSEWHERE),
+    ("normalized", pole_tables()[::8], AT_ZERO),
+    ("normalized", sampled_tables(7919), ELSEWHERE),
+], ids=["logistic-poles", "logistic-sample", "normalized-poles", "normalized-sample"])
+def test_the_llr_is_fastchess_equation_solved_to_high_precision(model, tables, pairs) -> None:
+    """The pole tables are the ones where the solver stopped at a pole and gave an LLR
+    of about +-33 (126 of them for the logistic model); the sample covers the rest."""
+    worst = 0.0
+    for table in tables:
+        counts = penta_counts(table[0], table[1], table[2], 0, table[3], table[4])
+        expected = decimal_llrs(table, pairs, model)
+        for (elo0, elo1), exact in zip(pairs, expected, strict=True):
+            llr = SprtTest(elo0, elo1, model=model).llr(counts, paired=True)
+            worst = max(worst, abs(llr - exact))
+            assert llr == pytest.approx(exact, abs=1e-9), (table, elo0, elo1)
+    assert worst < 1e-9
+
+
+@pytest.mark.parametrize("elo", [0.0, 20.0, -20.0, 10.0])
+def test_a_fit_is_a_distribution_never_a_pole(elo) -> None:
+    """The fitted distribution of every pole table (and of the sample): positive, adding
+    to 1, with the hypothesis' mean. At a pole one probability is about 1e14."""
+    s = 1 / (1 + 10 ** (-elo / 400))
+    for table in pole_tables() + sampled_tables(4999):
+        regular = [float(n) if n else 1e-3 for n in table]
+        probs = [n / sum(regular) for n in regular]
+        fit = _mle_mean(_PAIR_SCORES, probs, s)
+        assert all(0 < p < 1 for p in fit), (table, fit)
+        assert sum(fit) == pytest.approx(1.0, abs=1e-12)
+        assert sum(a * p for a, p in zip(_PAIR_SCORES, fit, strict=True)) == pytest.approx(s, abs=1e-12)
+
+
+@pytest.mark.parametrize("elo0, elo1, fastchess", [
+    # fastchess's getLLR on LL 1, LD 1, WL + DD 0, WD 11, WW 5, as its own solve (to 1e-3
+    # in theta) gives them: 0.82 and 0.89 as it prints them
+    (0, 20, 0.8215652), (-20, 0, 0.8914037),
+])
+def test_the_llr_at_a_pole_from_the_issue(elo0, elo1, fastchess) -> None:
+    counts = penta_counts(1, 1, 0, 0, 11, 5)  # 18 pairs, 75% of the points
+    (exact,) = decimal_llrs((1, 1, 0, 11, 5), [(elo0, elo1)], "logistic")
+    state = SprtTest(elo0, elo1).state(counts, paired=True)
+    assert state.llr == pytest.approx(exact, abs=1e-12)
+    assert state.llr == pytest.approx(fastchess, abs=1e-6)
+    assert state.result is None and state.units == 18

@@ -75,3 +75,28 @@ def test_the_readme_commands_after_the_demo_work(tmp_path):
     assert (tmp_path / "seat1.html").stat().st_size > 10_000
     seat1 = json.loads((tmp_path / "seat1.json").read_text())
     assert seat1["seat"] == 1 and "seed" not in seat1
+
+
+def test_the_prior_paragraph_states_what_bench_prior_prints():
+    """The figures of "The prior" are bench/prior.py's at its defaults, and they show what
+    the paragraph says: a twin with fewer games ends nearer the mean, by the rule's
+    N / (n + N) of the challenger's distance, and only because of the prior."""
+    from ladder.ratings import fit_tallies, gap
+    from ladder.simulate import twin_gaps, twin_gauntlet
+
+    paragraph = " ".join(README.split("**The prior.**")[1].split("\n\n")[0].split())
+    fit = fit_tallies(twin_gauntlet(6, 4, 3))
+    g = gap(fit, "c", "twin")
+    distance = fit.get("c").rating - fit.anchor
+    assert (fit.get("twin").games, fit.get("c").games) == (12, 48)
+    assert g.elo == pytest.approx(distance * 2 / (12 + 2), rel=0.05)
+    assert f"rated {distance:.0f} Elo above the mean and {g.elo:.0f} above the copy" in paragraph
+    assert f"played 12 games to its 48: {g.text()}" in paragraph
+    more = [gap(fit_tallies(twin_gauntlet(n, 2 * n // 3, 3)), "c", "twin").elo for n in (24, 96)]
+    assert f"at 24 pairs per pairing, {more[0]:.0f} Elo; at 96, {more[1]:.0f})" in paragraph
+
+    drawn = twin_gaps(above=200, opponents=3, pairs=6, ladders=2000, seed=1)
+    plain = twin_gaps(above=200, opponents=3, pairs=6, ladders=2000, seed=1, prior=0)
+    assert drawn.mean > 5 * drawn.stderr and abs(plain.mean) < 2 * plain.stderr
+    assert f"the copy is rated {drawn.mean:.1f} Elo below the challenger" in paragraph
+    assert f"and {abs(plain.mean):.0f} with `--prior 0`" in paragraph
