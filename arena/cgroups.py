@@ -32,7 +32,9 @@ Which hierarchy, found once per arena process (`detect`):
   either, and freezes a bot by stopping every process of its namespace (SIGSTOP).
 
 ``ARENA_CGROUPS=v2|v1|none`` forces a choice (for tests and for an operator who wants
-none). Everything here is plain file writes of a few bytes: freezing and thawing cost
+none); ``off`` keeps neither cgroups nor the watchdog nor freezing, the sandbox as it was
+before any of this, for bench/ladder.py to measure what they cost. Everything here is
+plain file writes of a few bytes: freezing and thawing cost
 microseconds (bench/ladder.py prints them).
 """
 
@@ -66,6 +68,9 @@ class Hold:
     place for memory, processes and freezing."""
 
     def text(self) -> str:
+        if self.kind == "off":
+            return ("off (ARENA_CGROUPS=off): no limit per bot, no watchdog and no "
+                    "pausing; per-process limits only")
         if self.kind == "none":
             return ("no cgroup here: memory and processes per bot are kept by the arena's "
                     "watchdog, bots are paused with SIGSTOP, and CPU is not limited")
@@ -127,6 +132,8 @@ class _Tree:
         self.counter = 0
 
     def hold(self) -> Hold:
+        if self.kind in ("none", "off"):
+            return Hold(self.kind, ())
         if self.kind == "v1":
             names = {"memory": "memory", "pids": "processes", "cpu": "cpu",
                      "cpuset": "cpuset", "freezer": "freezer"}
@@ -140,6 +147,7 @@ class _Tree:
 
 _tree: _Tree | None = None
 _none = _Tree("none", {}, ())
+_off = _Tree("off", {}, ())
 
 
 def _setup_v1() -> _Tree | None:
@@ -192,7 +200,7 @@ def _get() -> _Tree:
                 tree = _setup_v1()
         except OSError:
             tree = None
-        _tree = tree or _none
+        _tree = tree or (_off if forced == "off" else _none)
         if tree is not None:
             atexit.register(cleanup)
     return _tree
@@ -270,7 +278,7 @@ def make_group(*, memory_mb: int, processes: int, cpus: str | None) -> BotGroup:
     tree.counter += 1
     name = f"bot-{tree.counter}"
     group = BotGroup(tree.kind)
-    if tree.kind == "none":
+    if tree.kind in ("none", "off"):
         return group
     memory = str(memory_mb << 20)
     if tree.kind == "v1":

@@ -346,7 +346,7 @@ def expected_phases(rule_sets: dict[str, RuleSet]) -> list[str]:
 def cmd_check_bot(args: argparse.Namespace) -> int:
     import tempfile
 
-    from arena.cli_args import check_sandbox_args
+    from arena.cli_args import check_sandbox_args, run_notes
     from arena.sandbox import DEFAULT_CAPS
 
     bot = load_manifest(args.bot)
@@ -364,6 +364,8 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
         "checking ", (bot.label, "bold"), f" ({bot.source}), {sealed}, over {over}; "
         f"bot logs in {log_dir}"
     ), soft_wrap=True)
+    for note in run_notes(sealed=sandbox, seed=None):
+        console.print(Text(note), soft_wrap=True)
     from arena.runner import run_until_signal
 
     stopped_by = trio.run(run_until_signal, lambda: _run(

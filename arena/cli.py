@@ -25,16 +25,19 @@ from arena.cli_args import (
     add_time_options,
     add_transport_option,
     add_watch_options,
+    check_memory,
     check_sandbox_args,
     executor_from_args,
     positive_int,
     reader_gone,
+    run_notes,
     seconds_arg,
     seed_arg,
 )
 from arena.core.errors import RuleSetError
 from arena.errors import ConfigError
 from arena.manifest import load_manifest, sample_bot_names
+from arena.sandbox import DEFAULT_CAPS
 from arena.spec import FaultPolicy, GameSpec, TimeControl, default_concurrency
 
 if TYPE_CHECKING:  # imported where used, as the command needs it
@@ -215,6 +218,12 @@ def cmd_match(args: argparse.Namespace) -> int:
         sandbox=check_sandbox_args(args), fresh_processes=args.fresh_processes,
     )
     bot_b = cfg.bot_b  # renamed when it is bot_a again
+    for note in run_notes(sealed=cfg.sandbox, seed=cfg.seed):
+        print(f"arena: {note}", file=sys.stderr)
+    if executor is None or executor.kind == "local":
+        check_memory(concurrency=cfg.concurrency, seats=rules.seats,
+                     memory_mb=DEFAULT_CAPS.memory_mb, sealed=cfg.sandbox,
+                     lower="--concurrency")
     logs: list[GameLog] = []
     progress = GameProgress(args.games, title=f"{bot_a.name} vs {bot_b.name}")
 

@@ -18,7 +18,7 @@ import secrets
 
 from arena.core.game import MAX_SEED
 
-__all__ = ["KEY_BYTES", "deal_seed", "key_from_seed", "new_key", "table_id"]
+__all__ = ["KEY_BYTES", "deal_seed", "key_from_seed", "new_key", "seed_warning", "table_id"]
 
 KEY_BYTES = 32
 
@@ -27,9 +27,36 @@ def new_key() -> bytes:
     return secrets.token_bytes(KEY_BYTES)
 
 
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 1 << 15, 8, 1
+"""scrypt's cost: 32 MiB of memory (128 * r * n bytes) and about 0.1 s a guess."""
+_SALT = b"euchre-arena deal key 2"
+
+
 def key_from_seed(seed: int) -> bytes:
-    """The key that a published seed stands for: anyone with the seed can redeal."""
-    return hashlib.sha256(b"euchre-arena deal key\0%d" % seed).digest()
+    """The key that a published seed stands for: anyone with the seed can redeal, at
+    scrypt's cost per seed tried."""
+    return hashlib.scrypt(str(seed).encode(), salt=_SALT, n=SCRYPT_N, r=SCRYPT_R,
+                          p=SCRYPT_P, maxmem=64 << 20, dklen=KEY_BYTES)
+
+
+SAFE_SEED_DIGITS = 12
+"""Seeds with fewer digits are warned about: 10**12 guesses at 0.1 s is 3,000 CPU-years."""
+
+
+def seed_warning(seed: int) -> str | None:
+    """None for a seed long enough to be no shortcut to the deals, else what guessing it
+    takes, for the commands to print."""
+    digits = len(str(abs(seed)))
+    if digits >= SAFE_SEED_DIGITS:
+        return None
+    guesses = 10 ** digits
+    seconds = guesses * 0.1
+    cost = (f"{seconds / 3600:,.0f} CPU-hours" if seconds >= 3600 else
+            f"{seconds / 60:,.0f} CPU-minutes" if seconds >= 60 else f"{seconds:.0f} CPU-seconds")
+    return (f"seed {seed} has {digits} digits: every seed up to it can be tried in about "
+            f"{cost} ({guesses:,} guesses at about 0.1 s each), and a bot that finds it "
+            f"knows every card; use a seed of {SAFE_SEED_DIGITS} or more digits, or none "
+            f"(a random key) when the bots are not trusted")
 
 
 def _mac(key: bytes, *parts: str) -> bytes:

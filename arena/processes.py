@@ -125,6 +125,8 @@ __all__ = [
 # EOF within milliseconds, unless a process escaped the group (setsid) and holds the pipe,
 # or killed orphans linger as zombies under an init that does not reap; don't wait long.
 _SETTLE_AFTER_EXIT = 1.0
+WATCH_EVERY = 0.25
+"""How often the watchdog of a bot without a cgroup measures it (arena.cgroups)."""
 # How long stop() waits after SIGKILL before giving up on a process the kernel won't end
 # (uninterruptible sleep on a dead NFS mount and the like).
 _KILL_TIMEOUT = 5.0
@@ -598,7 +600,8 @@ class BotProcess:
         """Stops every process of a sealed bot until `thaw` (its cgroup's freezer, or
         SIGSTOP to each process of its pid namespace where there is none), so that it
         runs only while the arena waits on it. Unsealed bots are left running."""
-        if self.group is None or self._frozen or self._returncode is not None:
+        if (self.group is None or self.group.kind == "off" or self._frozen
+                or self._returncode is not None):
             return
         self._frozen = True
         try:
@@ -646,6 +649,37 @@ class BotProcess:
                 if (st.st_ino, st.st_dev) == (ns.st_ino, ns.st_dev):
                     members.append(int(entry))
         return members
+
+    async def _watch_limits(self) -> None:
+        """Where no cgroup can be had: the bot's memory (the resident memory of every
+        process of its pid namespace, and what its /tmp and /dev/shm hold) and its
+        process count, every WATCH_EVERY seconds; over either, the bot is stopped at once
+        (SIGKILL to its group) and `over_limit` says which. Cancelled with the run."""
+        assert self.spec.sandbox is not None
+        lim = self.spec.sandbox.limits
+        page = os.sysconf("SC_PAGE_SIZE")
+        while True:
+            await trio.sleep(WATCH_EVERY)
+            if self._init_pid is None or self._frozen:
+                continue
+            members = self.namespace_members()
+            used = 0
+            for pid in members:
+                with contextlib.suppress(OSError, ValueError, IndexError), \
+                        open(f"/proc/{pid}/statm") as f:
+                    used += int(f.read().split()[1]) * page
+            for place in ("tmp", "dev/shm"):
+                with contextlib.suppress(OSError):
+                    st = os.statvfs(f"/proc/{self._init_pid}/root/{place}")
+                    used += (st.f_blocks - st.f_bfree) * st.f_frsize
+            # bwrap's init is in the namespace too, and the bot's processes are counted
+            # against `processes` by the kernel as well (RLIMIT_NPROC per namespace)
+            over = ("memory" if used > lim.memory_mb << 20
+                    else "processes" if len(members) > lim.processes + 1 else None)
+            if over is not None:
+                self._over = over
+                self._signal_group(signal.SIGKILL)
+                return
 
     def _signal_namespace(self, sig: int) -> None:
         for pid in self.namespace_members():
@@ -698,6 +732,8 @@ class BotProcess:
             with self._run_scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._drain)
+                    if self.group is not None and self.group.kind == "none":
+                        nursery.start_soon(self._watch_limits)
                     self._returncode = _bot_status(await _wait_reaped(self._popen),
                                                    self.sandboxed)
                     self._exited.set()

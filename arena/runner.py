@@ -17,6 +17,7 @@ from pathlib import Path
 
 import trio
 
+from arena.cli_args import check_memory
 from arena.core.rules import RuleSet
 from arena.game_loop import play_game
 from arena.gamelog import GameLog
@@ -66,6 +67,8 @@ async def run_games(
                                notice=notice or _to_stderr)
         return
 
+    check_memory(concurrency=concurrency, seats=rules.seats, memory_mb=caps.memory_mb,
+                 sealed=sandbox)
     log_dir.mkdir(parents=True, exist_ok=True)
     dispatch = _Dispatch(specs, lookahead=4 * concurrency)
 

@@ -14,11 +14,14 @@ Plays random, heuristic and a second heuristic in a duplicate round robin of abo
 - the arena's resident memory after 1/5 of the games and after all of them (1,000 and
   5,000 with the default), and their ratio: a ladder left running overnight must not
   grow. The target is a ratio within 1.10;
-- the cost of the sandbox: the same ladder played sealed and unsealed in alternating
-  blocks (--sandbox-games each way), as `ratio sandbox/none` of games/s (target at least
-  0.90 with the default process reuse), and the time to start one bot process until it
-  listens, sealed against bare, alternating, as medians and their difference (target at
-  most 50 ms added), with bwrap's own cost on /bin/true beside it.
+- the cost of the sandbox: the same ladder played sealed (a cgroup per bot, frozen
+  between calls), sealed as before the cgroups (ARENA_CGROUPS=off) and unsealed, in
+  alternating blocks (--sandbox-games each way), as `ratio sealed/before` (target at
+  least 0.95) and `ratio sandbox/none` of games/s (target at least 0.90 with the default
+  process reuse); the microseconds a decision adds by thawing and freezing its bot; and
+  the time to start one bot process until it listens, sealed against bare, alternating,
+  as medians and their difference (target at most 50 ms added), with bwrap's own cost on
+  /bin/true beside it.
 
     python bench/ladder.py --games 0 --sandbox-games 400   # only the sandbox's cost
 
@@ -207,39 +210,81 @@ def main_run(args: argparse.Namespace) -> int:
 
 
 def sandbox_cost(args: argparse.Namespace) -> None:
-    """Games/s sealed and unsealed, in alternating blocks so that drift in the machine's
-    load falls on both; then process starts, alternating too."""
+    """Games/s sealed with everything (seccomp, a cgroup per bot, frozen between calls),
+    sealed as before the cgroups (ARENA_CGROUPS=off: per-process limits only, never
+    frozen) and unsealed, in alternating blocks so that drift in the machine's load falls
+    on all three; then the cost of freezing and thawing, and process starts."""
+    from arena import cgroups
+
+    detected = cgroups._get()
+    arms = {"sealed": (True, detected), "before": (True, cgroups._off),
+            "unsealed": (False, detected)}
     blocks = 4
     per_pairing = max(2, 2 * math.ceil(args.sandbox_games / blocks / len(BOTS) / 2))
     folder = Path(tempfile.mkdtemp(prefix="ladder-bench-sandbox-"))
-    totals = {True: [0, 0.0], False: [0, 0.0]}
+    totals = {name: [0, 0.0] for name in arms}
     try:
         for block in range(blocks):
-            for sealed in ((True, False) if block % 2 == 0 else (False, True)):
-                path = folder / f"b{block}-{int(sealed)}.toml"
+            order = list(arms) if block % 2 == 0 else list(reversed(arms))
+            for name in order:
+                sealed, tree = arms[name]
+                cgroups._tree = tree
+                path = folder / f"b{block}-{name}.toml"
                 path.write_text(LADDER.format(games=per_pairing, concurrency=args.concurrency,
                                               sandbox=str(sealed).lower()))
                 cfg = parse_ladder(path.read_text(), path)
                 t0 = time.monotonic()
                 summary = run_ladder(cfg, fresh=True)
-                totals[sealed][0] += summary.played
-                totals[sealed][1] += time.monotonic() - t0
+                totals[name][0] += summary.played
+                totals[name][1] += time.monotonic() - t0
     finally:
+        cgroups._tree = detected
         shutil.rmtree(folder, ignore_errors=True)
     rate = {k: n / t for k, (n, t) in totals.items()}
-    print(f"sandbox:      {rate[True]:.2f} games/s sealed, {rate[False]:.2f} unsealed "
-          f"({totals[True][0]} games each way, {blocks} alternating blocks, "
+    print(f"sandbox:      {rate['sealed']:.2f} games/s sealed ({detected.hold().text()}), "
+          f"{rate['before']:.2f} sealed without cgroups or freezing, {rate['unsealed']:.2f} "
+          f"unsealed ({totals['sealed'][0]} games each way, {blocks} alternating blocks, "
           f"concurrency {args.concurrency})")
-    verdict = "ok" if rate[True] / rate[False] >= 0.90 else "OVER"
-    print(f"ratio sandbox/none: {rate[True] / rate[False]:.2f} ({verdict}; target at least 0.90)")
+    ratio = rate["sealed"] / rate["before"]
+    verdict = "ok" if ratio >= 0.95 else "OVER"
+    print(f"ratio sealed/before: {ratio:.2f} ({verdict}; target at least 0.95)")
+    verdict = "ok" if rate["sealed"] / rate["unsealed"] >= 0.90 else "OVER"
+    print(f"ratio sandbox/none: {rate['sealed'] / rate['unsealed']:.2f} ({verdict}; target at "
+          f"least 0.90)")
+    freeze_us = trio.run(_freeze_cost, 2000)
+    print(f"freezing:     {freeze_us:.0f} us per decision (thaw before the call and freeze "
+          f"after it, {detected.hold().kind}; median of 2000)")
     starts = trio.run(_start_times, args.starts)
-    sealed, bare = statistics.median(starts[True]), statistics.median(starts[False])
-    print(f"process start: median {1000 * sealed:.0f} ms sealed, {1000 * bare:.0f} ms bare "
-          f"(random bot, until it listens, {args.starts} each): {1000 * (sealed - bare):+.0f} ms "
-          f"added (target at most 50)")
+    sealed_s, bare = statistics.median(starts[True]), statistics.median(starts[False])
+    print(f"process start: median {1000 * sealed_s:.0f} ms sealed, {1000 * bare:.0f} ms bare "
+          f"(random bot, until it listens, {args.starts} each): {1000 * (sealed_s - bare):+.0f} "
+          f"ms added (target at most 50)")
     bw = _bwrap_alone(args.starts)
     print(f"              bwrap alone: {1000 * bw[True]:.1f} ms sealed /bin/true, "
           f"{1000 * bw[False]:.1f} ms bare: {1000 * (bw[True] - bw[False]):+.1f} ms")
+
+
+async def _freeze_cost(n: int) -> float:
+    """Median microseconds of one thaw and one freeze of a live sealed bot."""
+    from arena.manifest import load_manifest
+    from arena.processes import LaunchSpec, open_bot_pool
+    from arena.sandbox import DEFAULT_CAPS
+
+    m = load_manifest("random")
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        async with open_bot_pool() as pool:
+            proc = await pool.start(LaunchSpec(m.name, m.command, m.cwd, m.env,
+                                               m.sandbox(DEFAULT_CAPS)),
+                                    log_path=Path(tmp) / "freeze.log")
+            proc.freeze()
+            for _ in range(n):
+                t0 = time.perf_counter()
+                proc.thaw()
+                proc.freeze()
+                times.append(time.perf_counter() - t0)
+            await proc.stop()
+    return 1e6 * statistics.median(times)
 
 
 async def _start_times(n: int) -> dict[bool, list[float]]:

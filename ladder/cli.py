@@ -21,8 +21,10 @@ from arena.cli_args import (
     WATCH_WAIT,
     add_executor_options,
     add_watch_options,
+    check_memory,
     positive_int,
     reader_gone,
+    run_notes,
 )
 from arena.core.errors import RuleSetError
 from arena.errors import ConfigError
@@ -276,6 +278,11 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
         require_sandbox("--no-sandbox, or sandbox = false in the ladder file")
     if cfg.executor.kind == "ray":
         require_ray()
+    for note in run_notes(sealed=cfg.sandbox, seed=cfg.seed):
+        print(f"ladder: {note}", file=sys.stderr)
+    if cfg.executor.kind == "local":
+        check_memory(concurrency=cfg.concurrency, seats=cfg.rules.seats,
+                     memory_mb=cfg.caps.memory_mb, sealed=cfg.sandbox)
     challenger = cfg.challenger
     summary_challenger = None
     observer = None if quiet else LiveView(by=by, prior=prior, challenger=challenger,

@@ -68,6 +68,9 @@ def write_ladder(tmp_path: Path, bots: list[str], games: int, name: str = "ladde
     lines = [f"bots = [{', '.join(bots)}]", f"games_per_pairing = {games}"]
     lines += [f"{k} = {json.dumps(v)}" for k, v in extra.items()]
     lines += ["[time_control]", "per_decision = 2.0", "bank = 30.0"]
+    # 512 MiB a bot: up to 4 games at once of 6 seats fit the machine (a run whose bots
+    # could together hold more memory than it has is refused)
+    lines += ["[limits]", "memory_mb = 512"]
     path = tmp_path / name
     path.write_text("\n".join(lines) + "\n")
     return path

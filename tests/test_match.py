@@ -25,6 +25,7 @@ from arena.manifest import load_manifest
 from arena.match import MatchConfig, match_specs
 from arena.replay import verify
 from arena.runner import run_games
+from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.spec import FaultPolicy, TimeControl
 from arena.wire import codec, record_codec
 from arena.wire.gen.euchre.v1 import bot_pb2
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.usefixtures("no_bot_left")
 
 def play(tmp_path, bot_a, bot_b, games=2, policy=FaultPolicy.FORFEIT, rules="standard",
          concurrency=1, per_decision=1.0, transport="unix", bank=30.0, sandbox=True,
-         start_limit=math.inf):
+         start_limit=math.inf, caps=DEFAULT_CAPS):
     """The games' records. A bot is waited for as long as it takes to listen (a busy
     machine is slow to start 32 of them) unless a test is about that limit."""
     cfg = MatchConfig(
@@ -47,7 +48,7 @@ def play(tmp_path, bot_a, bot_b, games=2, policy=FaultPolicy.FORFEIT, rules="sta
     trio.run(lambda: run_games(
         match_specs(cfg), rules=cfg.rules, concurrency=concurrency, log_dir=tmp_path / "logs",
         on_done=lambda spec, log: logs.append(log), transport=transport, startup_timeout=start_limit,
-        sandbox=sandbox,
+        sandbox=sandbox, caps=caps,
     ))
     return sorted(logs, key=lambda g: g.game_id)
 
@@ -144,9 +145,10 @@ def test_slow_bot_within_its_limit_is_never_out_of_time(tmp_path):
 @pytest.mark.xdist_group("ray")  # never beside a Ray cluster starting (test_ray_executor.py)
 def test_bots_that_answer_at_once_are_never_out_of_time_at_high_concurrency(tmp_path):
     # 8 games at once on a small machine: 32 processes competing for the cores, and a
-    # per-decision limit of 50 ms. The arena's own delays must never be charged.
+    # per-decision limit of 50 ms. The arena's own delays must never be charged. (512 MiB a
+    # bot: 8 x 4 x the default 2 GiB would be more than the machine, which is refused.)
     logs = play(tmp_path, load_manifest("random"), load_manifest("random"), games=8,
-                concurrency=8, per_decision=0.05)
+                concurrency=8, per_decision=0.05, caps=Limits(memory_mb=512))
     assert len(logs) == 8
     assert all(log.end is GameEnd.COMPLETED and not log.faults for log in logs), [
         f for log in logs for f in log.faults
@@ -514,3 +516,14 @@ def test_bots_that_never_make_trump_end_a_game_stalled_and_drawn(tmp_path):
     won = record_codec.gamelog_from_pb(record_codec.gamelog_to_pb(log))
     won.winning_team = 1
     assert "stalled" in (verify(won) or "")
+
+
+def test_settings_whose_bots_could_outgrow_the_machine_are_refused(tmp_path):
+    """Games at once x seats x memory per bot over the machine's memory: one line that
+    says what to lower, before any bot starts."""
+    machine_mb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    wanted = r"lower the concurrency \(at most \d+ here\) or the memory per bot"
+    with pytest.raises(ConfigError, match=wanted):
+        play(tmp_path, load_manifest("random"), load_manifest("random"), games=2,
+             concurrency=2, caps=Limits(memory_mb=machine_mb // 4))
+    assert not (tmp_path / "logs").exists()

@@ -10,6 +10,8 @@ import json
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -174,13 +176,24 @@ def test_a_socket_made_a_link_after_listening_changes_nothing(tmp_path):
     assert all(s.sandboxed for log in match.logs for s in log.seats)
 
 
-def test_memory_is_counted_over_all_of_a_bots_processes(tmp_path):
-    """Three processes of 400 MiB each under a 512 MiB limit for the bot: where a cgroup
-    holds memory, they never hold more than the limit at once, and the bot is ruled as
-    itself; the other seats play on."""
-    hold = cgroups.detect()
-    if "memory" not in hold.limits:
-        pytest.skip(f"memory per bot needs a cgroup here: {hold.text()}")
+@pytest.fixture(params=["cgroup", "none"])
+def hold(request, monkeypatch) -> cgroups.Hold:
+    """Each test of a limit per bot runs with this machine's cgroups and with none (the
+    watchdog and SIGSTOP in their place), as on a machine without any."""
+    if request.param == "none":
+        monkeypatch.setattr(cgroups, "_tree", cgroups._none)
+    else:
+        found = cgroups.detect()
+        if found.kind in ("none", "off"):
+            pytest.skip(f"no cgroup here: {found.text()}")
+    return cgroups.detect()
+
+
+def test_memory_is_counted_over_all_of_a_bots_processes(tmp_path, hold):
+    """Three processes of 400 MiB each under a 512 MiB limit for the bot: they never hold
+    more than the limit at once (a cgroup's OOM killer, or the watchdog, ends the bot
+    first), and the bot is ruled as itself, over its memory limit; the other seats play
+    on."""
     bot = channels_bot(tmp_path, "memsum", env={"CHANNELS_MB": "400"},
                        limits={"memory_mb": 512})
     match = play(tmp_path, bot, random_bot(), games=2)
@@ -193,7 +206,7 @@ def test_memory_is_counted_over_all_of_a_bots_processes(tmp_path):
     assert any("over its memory limit" in f.detail for f in crashes) or not crashes, crashes
 
 
-def test_a_cpu_hog_does_not_slow_its_opponent(tmp_path):
+def test_a_cpu_hog_does_not_slow_its_opponent(tmp_path, hold):
     """16 busy processes, frozen whenever the hog is not deciding: the opponent decides
     about as fast as against an idle bot, and nobody forfeits."""
     def mean_think(match, name):
@@ -209,3 +222,102 @@ def test_a_cpu_hog_does_not_slow_its_opponent(tmp_path):
     assert all(log.end is GameEnd.COMPLETED for log in hog.logs)
     assert not [f for log in hog.logs for f in log.faults if log.seats[f.seat].name == "random"]
     assert loaded < 4 * base + 2000, (base, loaded)
+
+
+def test_a_match_with_a_short_seed_says_its_deals_are_as_secret_as_the_seed(tmp_path):
+    """`arena match --seed 4242`: the limits that hold, that the deals are as secret as
+    the seed, and what guessing a 4-digit seed takes; a long seed gets no warning."""
+    def match(seed: str) -> str:
+        out = subprocess.run(
+            [sys.executable, "-m", "arena.cli", "match", "random", "random", "--games", "2",
+             "--seed", seed, "--out", str(tmp_path / seed)],
+            capture_output=True, text=True, timeout=120, cwd=ROOT)
+        assert out.returncode == 0, out.stderr
+        return out.stderr
+
+    short = match("4242")
+    assert "arena: limits: " in short
+    assert "the deals are as secret as the seed" in short
+    assert "seed 4242 has 4 digits" in short and "10,000 guesses" in short
+    long = match("739104857362910")
+    assert "the deals are as secret as the seed" in long and "digits:" not in long
+
+
+def test_a_stretched_seed_costs_its_guesser():
+    """The key of a seed is scrypt's (arena.deals), with 32 MiB and 2**15 rounds a guess
+    (about a tenth of a second: bench figures, not a timed test), not a plain hash."""
+    import hashlib
+
+    from arena import deals
+
+    key = deals.key_from_seed(4242)
+    assert key == hashlib.scrypt(b"4242", salt=deals._SALT, n=1 << 15, r=8, p=1,
+                                 maxmem=64 << 20, dklen=32)
+    assert (deals.SCRYPT_N, deals.SCRYPT_R) == (1 << 15, 8)
+    assert key != hashlib.sha256(b"euchre-arena deal key\0%d" % 4242).digest()
+    assert key != deals.key_from_seed(4243)
+
+
+def test_as_an_ordinary_user_bots_are_sealed_and_held_by_the_watchdog(tmp_path):
+    """The suite runs as root in CI; the arena run by an ordinary user (nobody, here)
+    seals its bots too, says which limits hold for it (no cgroup of its own on a v1
+    machine: the watchdog), and a fork bomb still stops at the bot's process limit."""
+    from arena.sandbox import HOST_UID, unreadable_for
+
+    if os.geteuid() != 0:
+        pytest.skip("needs root to run the arena as another, ordinary user")
+    for path in (ROOT, Path(sys.executable).resolve()):
+        if unreadable_for(HOST_UID, path, directory=path.is_dir()) is not None:
+            pytest.skip(f"{path} is not readable by an ordinary user (nobody)")
+    work = tmp_path / "as-user"
+    work.mkdir()
+    bot = channels_bot(work, "forkbomb", limits={"processes": 40})
+    for folder in (work, bot.cwd):
+        os.chown(folder, HOST_UID, HOST_UID)
+    done = subprocess.run(
+        ["setpriv", f"--reuid={HOST_UID}", f"--regid={HOST_UID}", "--clear-groups", "--",
+         sys.executable, "-m", "arena.cli", "match", str(bot.cwd), "random", "--games", "2",
+         "--out", str(work / "out")],
+        capture_output=True, text=True, timeout=180, cwd=ROOT,
+        env={"PATH": os.environ["PATH"], "HOME": str(work), "LANG": "C.UTF-8"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "arena: limits: " in done.stderr
+    logs = bot_logs(work / "out" / "logs", "forkbomb")
+    counts = [int(ln.split()[1]) for ln in lines_of(logs.values(), "FORKBOMB ")]
+    assert counts and max(counts) < 40, counts
+
+
+def contention_error(log_dir: Path) -> tuple[float, int]:
+    """What the partner decoded of the bits the sender left running: each RECV read as 1
+    when its loop got less far than the median, against the bit of the latest SEND
+    before it. (0.5: no channel; 0: a perfect one.)"""
+    texts = bot_logs(log_dir, "contend").values()
+    sends = sorted((int(ln.split()[1]), int(ln.split()[2])) for ln in lines_of(texts, "SEND "))
+    recvs = sorted((int(ln.split()[1]), int(ln.split()[2])) for ln in lines_of(texts, "RECV "))
+    pairs = []
+    for at, n in recvs:
+        before = [bit for t, bit in sends if t < at]
+        if before:
+            pairs.append((n, before[-1]))
+    median = sorted(n for n, _ in pairs)[len(pairs) // 2]
+    wrong = sum((n < median) != bool(bit) for n, bit in pairs)
+    return wrong / len(pairs), len(pairs)
+
+
+def test_partners_have_no_contention_channel(tmp_path, monkeypatch):
+    """A sender leaves busy processes running after its answer (or not), its partner
+    times a busy loop at its own turn. Frozen between calls, the busy processes never
+    run while the partner decides: the partner decodes no better than a coin (error 40%
+    or more). The same bots without freezing (ARENA_CGROUPS=off) are the control: there
+    the channel works, so the measure can tell."""
+    bot = channels_bot(tmp_path, "contend")
+    sealed = play(tmp_path / "frozen", bot, random_bot(), games=4, concurrency=1)
+    error, bits = contention_error(sealed.log_dir)
+    monkeypatch.setattr(cgroups, "_tree", cgroups._off)
+    control = play(tmp_path / "off", bot, random_bot(), games=4, concurrency=1)
+    control_error, control_bits = contention_error(control.log_dir)
+    print(f"contention channel: error {error:.2f} over {bits} bits frozen, "
+          f"{control_error:.2f} over {control_bits} bits without freezing")
+    assert bits >= 40 and control_bits >= 40
+    assert error >= 0.40, (error, control_error)
+    assert control_error < 0.30, (error, control_error)

@@ -25,6 +25,11 @@ LEAK <what it got>`. Modes (each tried at its process's first StartGame unless s
                and hold it, and report what they reached
   cpuhog       from its first StartGame on, keep CHANNELS_SPIN processes busy all the
                time (to starve whoever else runs)
+  contend      the contention channel between partners: the lower seat of the team
+               sends a bit per decision (a pseudo-random sequence both know) by leaving
+               two busy processes running after it answers (1) or none (0), and says
+               `SEND <monotonic ns> <bit>`; its partner, at each of its decisions, counts
+               how far it gets in a busy loop of 20 ms and says `RECV <monotonic ns> <n>`
 """
 
 from __future__ import annotations
@@ -260,6 +265,38 @@ def memsum() -> None:
     say(f"MEMSUM the three processes held {total} MiB at once")
 
 
+class Contend:
+    def __init__(self) -> None:
+        self.seat = -1
+        self.spinners: list[int] = []
+        self.sent = 0
+        self.bits = random.Random(20261201)
+
+    def send(self) -> None:
+        bit = self.bits.random() < 0.5
+        self.sent += 1
+        if bit and not self.spinners:
+            for _ in range(2):
+                pid = os.fork()
+                if pid == 0:
+                    while True:
+                        pass
+                self.spinners.append(pid)
+        elif not bit:
+            for pid in self.spinners:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            self.spinners.clear()
+        say(f"SEND {time.monotonic_ns()} {int(bit)}")
+
+    def receive(self) -> None:
+        end = time.monotonic_ns() + 20_000_000
+        n = 0
+        while time.monotonic_ns() < end:
+            n += 1
+        say(f"RECV {time.monotonic_ns()} {n}")
+
+
 def cpuhog() -> None:
     for _ in range(int(os.environ.get("CHANNELS_SPIN", "16"))):
         if os.fork() == 0:
@@ -296,9 +333,12 @@ class Channels(Bot):
         self.rng = random.Random(TOKEN)
         self.games = 0
         self.decisions = 0
+        self.contend = Contend() if MODE == "contend" else None
 
     def start_game(self, seat, seat_bots):
         self.games += 1
+        if self.contend is not None:
+            self.contend.seat = seat
         if self.games == 1:
             for fn in FIRST_GAME.get(MODE, ()):
                 attack(fn)
@@ -315,6 +355,11 @@ class Channels(Bot):
             attack(lock_and_look, f"at decision {self.decisions}")
         if MODE == "memsum" and self.decisions == 3:
             attack(memsum)
+        if self.contend is not None:
+            if self.contend.seat < 2:
+                self.contend.send()
+            else:
+                self.contend.receive()
         legal = view.legal_actions
         together = [a for a in legal if not a.alone and a.kind is not ActionKind.GO_ALONE]
         return self.rng.choice(together or legal)
