@@ -51,9 +51,14 @@ def seed_warning(seed: int) -> str | None:
         return None
     guesses = 10 ** digits
     seconds = guesses * 0.1
-    cost = (f"{seconds / 3600:,.0f} CPU-hours" if seconds >= 3600 else
-            f"{seconds / 60:,.0f} CPU-minutes" if seconds >= 60 else f"{seconds:.0f} CPU-seconds")
-    return (f"seed {seed} has {digits} digits: every seed up to it can be tried in about "
+    if seconds >= 3600:
+        cost = f"{seconds / 3600:,.0f} CPU-hours"
+    elif seconds >= 60:
+        cost = f"{seconds / 60:,.0f} CPU-minutes"
+    else:
+        cost = f"{seconds:.0f} CPU-seconds"
+    plural = "" if digits == 1 else "s"
+    return (f"seed {seed} has {digits} digit{plural}: every seed up to it can be tried in about "
             f"{cost} ({guesses:,} guesses at about 0.1 s each), and a bot that finds it "
             f"knows every card; use a seed of {SAFE_SEED_DIGITS} or more digits, or none "
             f"(a random key) when the bots are not trusted")

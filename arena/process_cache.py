@@ -196,6 +196,8 @@ class Worker:
             client.close()
             if process is not None:
                 await process.stop()
+            if e.kind is FaultKind.TIMEOUT:  # gRPC's deadline (trio's, passed on) came first
+                raise _Slow(f"handshake failed: no answer in {hello_timeout:g} s") from None
             raise BotFault(FaultKind.START_FAILED, f"handshake failed: {e.detail}") from None
         if identity.refusal is not None:
             client.close()

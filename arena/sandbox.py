@@ -30,12 +30,16 @@ Limits (`Limits`) are set inside the sandbox by util-linux's ``prlimit`` just be
 bot's command runs. Memory is ``RLIMIT_DATA``: it counts memory a process writes (heap,
 anonymous mappings), not address space it merely reserves, so Node and the JVM, which
 reserve gigabytes up front, run under it where ``RLIMIT_AS`` would stop them at start.
-It is per process; the process limit bounds how many such processes there are.
+Those are per process; the same figures hold for the whole bot through its control group
+(arena.cgroups), or the arena's watchdog where there is none.
 
-One limit the kernel does not keep: when the arena runs as root, the sandbox's uid is
-root's outside the namespace, and the kernel exempts root from the process count
-(``RLIMIT_NPROC``). The pid namespace still ends all of them with the bot. Run the arena
-as an ordinary user to have the count enforced too.
+Whoever runs the arena, a sealed bot has no rights on the host: under an ordinary user
+the sandbox runs as that user; when the arena runs as root, bwrap is started as nobody
+(`host_uid`), so the bot's uid maps to nobody and not to root (whose rights over
+/proc/sys, files and the process count a user namespace would otherwise keep). /proc/sys
+is bound read-only in any case. Every lock and notification on a shared file is taken
+out of reach by the seccomp filter bwrap loads (arena.seccomp), and bwrap's own options
+reach it through a descriptor (`SealedCommand`), so /proc/1/cmdline names no host path.
 
 This module only builds command lines; `arena.processes` runs them.
 """

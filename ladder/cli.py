@@ -443,8 +443,19 @@ def cmd_standings(args: argparse.Namespace) -> int:
             console.print(standings_table(st, title=f"{name}: standings"))
             if st.gaps:
                 console.print(gaps_table(st))
+        _seed_note(store)
         _warn_unverified(store, unverified)
     return EXIT_OK
+
+
+def _seed_note(store: Store) -> None:
+    """Standings of a ladder dealt from a given seed say, as its run did, that its deals
+    were only as secret as the seed."""
+    settings = store.settings() or {}
+    seed = settings.get("seed")
+    if isinstance(seed, int) and settings.get("sandbox", True):
+        print(f"ladder: note: dealt from seed {seed}: the deals were as secret as the seed "
+              f"(anyone who has it can redeal every game)", file=sys.stderr)
 
 
 def _verified_rows(store: Store) -> tuple[list[GameRow], list[str]]:

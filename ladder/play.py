@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import math
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -31,6 +32,7 @@ from typing import Protocol
 
 import trio
 
+from arena.faults import FaultKind
 from arena.gamelog import GameLog
 from arena.manifest import BotManifest
 from arena.observer import Observe
@@ -228,12 +230,19 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
                 if done():
                     games.cancel()
 
+    suspensions = Suspensions()
+
+    def finished(spec: GameSpec, log: GameLog) -> None:
+        for line in suspensions.count(log):
+            print(f"ladder: {line}", file=sys.stderr, flush=True)
+        send.send_nowait((spec, log))
+
     async def play() -> None:
         async with send:
             with games:
                 await run_games(
-                    specs(), rules=cfg.rules, concurrency=concurrency, log_dir=cfg.logs,
-                    on_done=lambda spec, log: send.send_nowait((spec, log)),
+                    suspensions.skip(specs()), rules=cfg.rules, concurrency=concurrency,
+                    log_dir=cfg.logs, on_done=finished,
                     transport=cfg.transport, sandbox=cfg.sandbox, caps=cfg.caps,
                     fresh_processes=cfg.fresh_processes, executor=cfg.executor,
                     observe=observe,
@@ -247,6 +256,44 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
     if failure:
         raise failure[0]
     return stopped_by
+
+
+SUSPEND_AFTER = 3
+"""Games in a row a bot failed to start in (each after its own restarts, arena.
+process_cache) before the ladder stops giving it games for the rest of the run."""
+
+
+class Suspensions:
+    """Bots that keep failing to start are suspended for the rest of the run, with one
+    line saying so, rather than forfeiting all night: their games are left unplayed (and
+    unstored), so a later run, after the bot is fixed, plays them."""
+
+    def __init__(self) -> None:
+        self.in_a_row: dict[str, int] = {}
+        self.suspended: set[str] = set()
+
+    def count(self, log: GameLog) -> list[str]:
+        """Counts one finished game; returns the lines to print for bots suspended now."""
+        failed = {log.seats[f.seat].name: f for f in log.faults
+                  if f.kind is FaultKind.START_FAILED}
+        lines = []
+        for name in {s.name for s in log.seats if s.version != "house"}:
+            if name not in failed:
+                self.in_a_row[name] = 0
+                continue
+            self.in_a_row[name] = self.in_a_row.get(name, 0) + 1
+            if self.in_a_row[name] == SUSPEND_AFTER and name not in self.suspended:
+                self.suspended.add(name)
+                why = failed[name].detail.splitlines()[0]
+                lines.append(f"{name} suspended for the rest of this run: it failed to start "
+                             f"in {SUSPEND_AFTER} games in a row ({why}); its other games "
+                             f"are left to play once it starts")
+        return lines
+
+    def skip(self, specs: Iterator[GameSpec]) -> Iterator[GameSpec]:
+        for spec in specs:
+            if not any(getattr(b, "name", None) in self.suspended for b in spec.seat_bots):
+                yield spec
 
 
 def _sprt_watch(cfg: LadderConfig, store: Store, planned: Sequence[PlannedGame],

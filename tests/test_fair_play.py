@@ -54,14 +54,16 @@ WRITE_MARK = "hostile.py was here"
 
 
 def hostile_bot(tmp_path: Path, mode: str, env: dict[str, str] | None = None,
-                limits: dict[str, int] | None = None) -> BotManifest:
-    """tests/bots/hostile.py in MODE, in a folder of its own (a sealed bot reads only its
-    folder), named after the mode."""
-    folder = tmp_path / f"bot-{mode}"
+                limits: dict[str, int] | None = None, *, script: Path = HOSTILE,
+                name: str | None = None) -> BotManifest:
+    """`script` (tests/bots/hostile.py unless said) in MODE, in a folder of its own (a
+    sealed bot reads only its folder), named after the mode unless `name` says."""
+    name = name or mode
+    folder = tmp_path / f"bot-{name}"
     folder.mkdir()
-    shutil.copy(HOSTILE, folder / HOSTILE.name)
-    lines = [f'name = "{mode}"', 'version = "1"',
-             f'command = ["{{python}}", "{HOSTILE.name}", "{mode}"]']
+    shutil.copy(script, folder / script.name)
+    lines = [f'name = "{name}"', 'version = "1"',
+             f'command = ["{{python}}", "{script.name}", "{mode}"]']
     if env:
         lines.append("env = { " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in env.items())
                      + " }")

@@ -262,3 +262,22 @@ def test_a_ladder_kept_in_the_bots_folder_does_not_change_the_bot(tmp_path):
     assert refused.returncode == 2
     said = " ".join(refused.stderr.split())
     assert "seeded (stored as seeded" in said and "changed bot.py; added helper.py" in said, said
+
+
+def test_a_bot_that_keeps_failing_to_start_is_suspended_not_forfeited_all_night(tmp_path):
+    """A bot that never listens fails its start in three games in a row (each after its
+    own restarts): the ladder says once that it is suspended and plays no more of its
+    games this run, leaving them to a later one; the other bots' games go on."""
+    broken = misbehaving_bot(tmp_path, "never-listen")
+    broken.source.write_text(broken.source.read_text() + "startup_timeout = 0.2\n")
+    path = write_ladder(tmp_path, [f'{{ name = "never-listen", bot = "{broken.cwd}" }}',
+                                   '"random"', '{ name = "random-b", bot = "random" }'],
+                        games=4, concurrency=1, seed=739104857362910)
+    proc = ladder_cli("run", path, "--quiet")
+    assert "never-listen suspended for the rest of this run" in proc.stderr, proc.stderr
+    assert proc.stderr.count("suspended for the rest") == 1
+    with Store.open(load_ladder(path).database) as store:
+        rows = store.games()
+    theirs = [r for r in rows if "never-listen" in (r.bot_a, r.bot_b)]
+    others = [r for r in rows if "never-listen" not in (r.bot_a, r.bot_b)]
+    assert len(theirs) == 3 and len(others) == 4, (len(theirs), len(others))

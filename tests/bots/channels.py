@@ -325,6 +325,9 @@ FIRST_GAME = {
 
 
 class Channels(Bot):
+    """Plays as tests/bots/hostile.py does (at random, never alone). Not shared with it:
+    each script is copied alone into a bot folder, and a sealed bot reads nothing else."""
+
     name = f"channels-{MODE}"
     version = "1"
     author = "tests"
