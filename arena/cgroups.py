@@ -230,6 +230,15 @@ class BotGroup:
         elif self.kind == "v2":
             _write(self.paths[""] / "cgroup.freeze", "1")
 
+    def thaw_file(self) -> tuple[Path, str] | None:
+        """The file and the value that thaw the bot, for its watchdog: a frozen bot dies
+        of SIGKILL only once thawed, so a watchdog whose arena died thaws it first."""
+        if self.kind == "v1":
+            return self.paths["freezer"] / "freezer.state", "THAWED"
+        if self.kind == "v2":
+            return self.paths[""] / "cgroup.freeze", "0"
+        return None
+
     def thaw(self) -> None:
         if self.kind == "v1":
             _write(self.paths["freezer"] / "freezer.state", "THAWED")

@@ -141,7 +141,8 @@ _TAIL_READ = 64 * 1024
 # It only ever acts when the arena is gone (a live arena SIGKILLs it before closing the
 # pipe), so it also does the arena's tidying: the bot's socket, then the pool's directory,
 # which the last watchdog finds empty (a sealed bot's socket dies with its sandbox).
-# Otherwise every kill -9 would leave them in /tmp.
+# Otherwise every kill -9 would leave them in /tmp. A bot frozen in its cgroup would not
+# die of SIGKILL (nor of PDEATHSIG) until thawed, so the watchdog thaws it first.
 _WATCHDOG_CODE = """\
 import os, signal, sys
 for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -150,7 +151,15 @@ while os.read(0, 64):
     pass
 for tidy, path in zip((os.unlink, os.rmdir), sys.argv[1:3]):
     try:
-        tidy(path)
+        if path:
+            tidy(path)
+    except OSError:
+        pass
+for spec in sys.argv[3:]:
+    path, _, value = spec.partition("=")
+    try:
+        with open(path, "w") as f:
+            f.write(value)
     except OSError:
         pass
 os.killpg(0, signal.SIGKILL)
@@ -1155,7 +1164,10 @@ def _spawn(
         raise
     watchdog = bot = None
     try:
-        tidy = [] if socket_path is None else [str(socket_path), str(socket_path.parent)]
+        tidy = ["", ""] if socket_path is None else [str(socket_path), str(socket_path.parent)]
+        thaw = group.thaw_file() if group is not None else None
+        if thaw is not None:
+            tidy.append(f"{thaw[0]}={thaw[1]}")
         watchdog = subprocess.Popen(
             [sys.executable, "-I", "-S", "-c", _WATCHDOG_CODE, *tidy],
             stdin=life_r,

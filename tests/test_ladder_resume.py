@@ -59,6 +59,15 @@ def test_kill_9_mid_run_loses_nothing_and_doubles_nothing(tmp_path, no_bot_left)
     while (left := processes_with_mark(no_bot_left)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not left, f"bots outlived a killed arena: {left}"
+    # sealed bots carry no mark (their environment is their own): look in their groups,
+    # where a bot frozen between calls would linger unkilled unless it is thawed
+    groups = [*Path("/sys/fs/cgroup").glob(f"*/euchre-arena-{proc.pid}/bot-*/cgroup.procs"),
+              *Path("/sys/fs/cgroup").glob(f"*/*/*/euchre-arena-{proc.pid}/bot-*/cgroup.procs")]
+    deadline = time.monotonic() + 5
+    while (alive := [g for g in groups if g.exists() and g.read_text().strip()]) \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive, f"sealed bots outlived a killed arena in {alive}"
 
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
