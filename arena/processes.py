@@ -1016,7 +1016,10 @@ class _Staging:
     def __init__(self) -> None:
         self._helper: subprocess.Popen[bytes] | None = None
         self._lifeline = -1
-        self._root = Path(f"/run/euchre-arena/{os.getpid()}")
+        # One folder on the host for every arena, always empty there: each arena mounts
+        # its tmpfs over it inside its own namespace, so nothing is left behind when an
+        # arena ends, however it ends.
+        self._root = Path("/run/euchre-arena")
         self._staged: dict[Path, Path] = {}
 
     def _start(self) -> None:
