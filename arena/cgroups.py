@@ -150,14 +150,36 @@ _none = _Tree("none", {}, ())
 _off = _Tree("off", {}, ())
 
 
+def _reap_stale(parent: Path, freeze_file: str, thawed: str) -> None:
+    """The groups of arenas that died without tidying (killed together with their bots'
+    watchdogs, as a Ray worker can be): thaw their bots, which a frozen task needs before
+    SIGKILL ends it, kill them, and remove the groups once empty."""
+    for stale in parent.glob("euchre-arena-*"):
+        pid = stale.name.rpartition("-")[2]
+        if not pid.isdigit() or int(pid) == os.getpid() or Path(f"/proc/{pid}").exists():
+            continue
+        for group in stale.glob("bot-*"):
+            with contextlib.suppress(OSError):
+                _write(group / freeze_file, thawed)
+            with contextlib.suppress(OSError):
+                for member in _read(group / "cgroup.procs").split():
+                    with contextlib.suppress(OSError):
+                        os.kill(int(member), 9)
+        for group in [*stale.glob("bot-*"), stale]:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+
+
 def _setup_v1() -> _Tree | None:
-    bases = {}
-    for controller in _V1_CONTROLLERS:
+    bases: dict[str, Path] = {}
+    for controller in reversed(_V1_CONTROLLERS):  # freezer first (see below)
         own = _own_v1(controller)
         if own is not None:
             bases[controller] = own / f"euchre-arena-{os.getpid()}"
     if "memory" not in bases or "freezer" not in bases:
         return None
+    for base in bases.values():  # the freezer's first: thawed, the bots can be killed
+        _reap_stale(base.parent, "freezer.state", "THAWED")
     for controller, base in bases.items():
         base.mkdir(exist_ok=True)
         if controller == "cpuset":  # a cpuset group starts empty: give it its parent's
@@ -171,6 +193,7 @@ def _setup_v2() -> _Tree | None:
     own = _own_v2()
     if own is None:
         return None
+    _reap_stale(own, "cgroup.freeze", "0")
     # v2 keeps processes only in leaves: the arena moves into one of its own, beside the
     # bots' groups, before it may enable controllers for them.
     leaf = own / "arena"
