@@ -108,8 +108,6 @@ class Worker:
         self.grace = grace
         self.max_processes = max_processes
         self._instances: dict[_Key, BotInstance] = {}
-        self.restarts = 0
-        """Starts tried again because a bot was only slow (never charged to it)."""
 
     async def instance(self, manifest: BotManifest, index: int, family: int = 0) -> BotInstance:
         """The index-th process of this bot in this worker's `family`, started or
@@ -152,7 +150,6 @@ class Worker:
                         f"{slow.detail} (started {START_ATTEMPTS} times, the last with "
                         f"{startup:g} s to listen and {hello:g} s to answer Hello)",
                     ) from None
-                self.restarts += 1
                 startup, hello = startup * 2, hello * 2
         raise AssertionError("unreachable")
 

@@ -40,7 +40,7 @@ import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["SeccompUnsupported", "program", "refused_calls"]
+__all__ = ["SeccompUnsupported", "program"]
 
 
 class SeccompUnsupported(Exception):
@@ -112,12 +112,6 @@ _CALLS: dict[str, int | tuple[int, dict[int, int]]] = {
     "madvise": (2, {_MADV_WILLNEED: _NO_OP, _MADV_COLD: _NO_OP, _MADV_PAGEOUT: _NO_OP,
                     _MADV_POPULATE_READ: _NO_OP, _MADV_POPULATE_WRITE: _NO_OP}),
 }
-
-
-def refused_calls() -> tuple[str, ...]:
-    """The system calls the filter answers in the kernel's place (for the README's table
-    and `arena check-bot`)."""
-    return tuple(_CALLS)
 
 
 class _Asm:
