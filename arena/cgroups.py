@@ -107,15 +107,33 @@ def _own_v1(controller: str) -> Path | None:
     return None
 
 
+def _v2_mount() -> Path | None:
+    """Where the v2 hierarchy is mounted: /sys/fs/cgroup on a unified machine,
+    /sys/fs/cgroup/unified on a hybrid one, wherever mountinfo says otherwise."""
+    if (ROOT / "cgroup.controllers").exists():
+        return ROOT
+    try:
+        lines = _read(Path("/proc/self/mountinfo")).splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields, _, rest = line.partition(" - ")
+        parts = fields.split()
+        if rest.split()[:1] == ["cgroup2"] and len(parts) > 4 and parts[3] == "/":
+            return Path(parts[4].replace("\\040", " "))
+    return None
+
+
 def _own_v2() -> Path | None:
     try:
         lines = _read(Path("/proc/self/cgroup")).splitlines()
     except OSError:
         return None
     path = next((ln.split(":", 2)[2] for ln in lines if ln.startswith("0::")), None)
-    if path is None or not (ROOT / "cgroup.controllers").exists():
-        return None  # a v2 hierarchy not at /sys/fs/cgroup (v1, or a hybrid's unified)
-    own = ROOT / path.lstrip("/")
+    mount = _v2_mount()
+    if path is None or mount is None:
+        return None
+    own = mount / path.lstrip("/")
     if not os.access(own / "cgroup.procs", os.W_OK) or not os.access(
             own / "cgroup.subtree_control", os.W_OK):
         return None
@@ -137,8 +155,9 @@ class _Tree:
         if self.kind == "v1":
             names = {"memory": "memory", "pids": "processes", "cpu": "cpu",
                      "cpuset": "cpuset", "freezer": "freezer"}
-            return Hold("v1", tuple(names[c] for c in self.bases),
-                        tuple(names[c] for c in self.missing))
+            order = ("memory", "pids", "cpu", "cpuset", "freezer")
+            return Hold("v1", tuple(names[c] for c in order if c in self.bases),
+                        tuple(names[c] for c in order if c in self.missing))
         held = [c for c in _V2_CONTROLLERS if c not in self.missing]
         names2 = {"memory": "memory", "pids": "processes", "cpu": "cpu", "cpuset": "cpuset"}
         return Hold("v2", (*(names2[c] for c in held), "freezer"),
@@ -217,10 +236,16 @@ def _get() -> _Tree:
         forced = os.environ.get("ARENA_CGROUPS", "")
         tree = None
         try:
-            if forced in ("", "v2"):
+            # v2 first where it holds memory; a hybrid machine's unified hierarchy often
+            # holds no controller, and then v1's, if writable, hold more
+            own2 = _own_v2() if forced in ("", "v2") else None
+            if own2 is not None and (forced == "v2" or "memory" in _read(
+                    own2 / "cgroup.controllers").split()):
                 tree = _setup_v2()
             if tree is None and forced in ("", "v1"):
                 tree = _setup_v1()
+            if tree is None and own2 is not None:
+                tree = _setup_v2()
         except OSError:
             tree = None
         _tree = tree or (_off if forced == "off" else _none)
@@ -242,6 +267,11 @@ class BotGroup:
 
     kind: str
     paths: dict[str, Path] = field(default_factory=dict)
+    enforced: tuple[str, ...] = ()
+    """What the kernel holds for this bot as a whole (of memory, processes, cpu, cpuset,
+    freezer): kept in the records of its games."""
+    cpus: str = ""
+    """The CPUs it runs on ("" for all)."""
 
     @property
     def join_files(self) -> list[Path]:
@@ -309,9 +339,11 @@ def make_group(*, memory_mb: int, processes: int, cpus: str | None) -> BotGroup:
     tree = _get()
     tree.counter += 1
     name = f"bot-{tree.counter}"
-    group = BotGroup(tree.kind)
+    group = BotGroup(tree.kind, enforced=tree.hold().limits)
     if tree.kind in ("none", "off"):
         return group
+    if "cpuset" in group.enforced:
+        group.cpus = cpus or ""
     memory = str(memory_mb << 20)
     if tree.kind == "v1":
         for controller, base in tree.bases.items():

@@ -150,8 +150,10 @@ class GameRun:
                 self._fault(st, e)
                 continue
             said = st.instance.identity
+            process = st.instance.process
+            limits = process.seat_limits() if process is not None else None
             seats[st.seat] = replace(seats[st.seat], reported_name=said.name,
-                                     reported_version=said.version)
+                                     reported_version=said.version, limits=limits)
             self.log.seats = tuple(seats)
 
     def _seat_bot(self, bot: BotManifest | HouseSeat, seat: int) -> SeatBot:

@@ -54,6 +54,32 @@ class GameEnd(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatLimits:
+    """What bounded a sealed seat, and what held it: record.proto's SeatLimits."""
+
+    kept_by: str
+    """'cgroup v2', 'cgroup v1', 'watchdog' (no cgroup) or 'off' (per process only)."""
+    enforced: tuple[str, ...]
+    """What the kernel held for the whole bot (memory, processes, cpu, cpuset, freezer)."""
+    memory_mb: int
+    processes: int
+    tmp_mb: int
+    shm_mb: int
+    file_size_mb: int
+    open_files: int
+    cpus: str = ""
+
+    def text(self) -> str:
+        """One line, as `arena replay show` prints it."""
+        by = self.kept_by
+        if self.enforced:
+            by += f" ({', '.join(self.enforced)})"
+        where = f", CPUs {self.cpus}" if self.cpus else ""
+        return (f"memory {self.memory_mb} MiB, {self.processes} processes, /tmp "
+                f"{self.tmp_mb} MiB, /dev/shm {self.shm_mb} MiB{where}; kept by {by}")
+
+
+@dataclass(frozen=True, slots=True)
 class SeatBot:
     seat: int
     name: str
@@ -65,6 +91,8 @@ class SeatBot:
     reported_version: str = ""
     sandboxed: bool = False
     """Played sealed (or by the arena itself); False: the seat could have seen secrets."""
+    limits: SeatLimits | None = None
+    """What bounded a sealed process (None: not sealed, the arena's own, or not known)."""
 
 
 @dataclass(frozen=True, slots=True)

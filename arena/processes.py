@@ -92,6 +92,7 @@ import trio
 
 from arena import ADDRESS_ENV, cgroups, seccomp
 from arena.errors import ConfigError
+from arena.gamelog import SeatLimits
 from arena.sandbox import (
     SOCKET_DIR,
     SOCKET_NAME,
@@ -639,6 +640,18 @@ class BotProcess:
             return self._over
         return None if self.group is None else self.group.over_limit()
 
+    def seat_limits(self) -> SeatLimits | None:
+        """What bounds this sealed bot and what holds it, for the records of its games
+        (None unsealed)."""
+        if self.spec.sandbox is None or self.group is None:
+            return None
+        lim = self.spec.sandbox.limits
+        kind = self.group.kind
+        kept_by = {"v1": "cgroup v1", "v2": "cgroup v2", "none": "watchdog"}.get(kind, kind)
+        return SeatLimits(kept_by, self.group.enforced, lim.memory_mb, lim.processes,
+                          lim.tmp_mb, lim.shm_mb, lim.file_size_mb, lim.open_files,
+                          self.group.cpus)
+
     def namespace_members(self) -> list[int]:
         """The host pids of every process in the bot's pid namespace (none unsealed)."""
         init = self._init_pid
@@ -660,7 +673,7 @@ class BotProcess:
         return members
 
     async def _watch_limits(self) -> None:
-        """Where no cgroup can be had: the bot's memory (the resident memory of every
+        """Where no cgroup holds them: the bot's memory (the resident memory of every
         process of its pid namespace, and what its /tmp and /dev/shm hold) and its
         process count, every WATCH_EVERY seconds; over either, the bot is stopped at once
         (SIGKILL to its group) and `over_limit` says which. Cancelled with the run."""
@@ -741,7 +754,8 @@ class BotProcess:
             with self._run_scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._drain)
-                    if self.group is not None and self.group.kind == "none":
+                    if self.group is not None and self.group.kind != "off" and not {
+                            "memory", "processes"} <= set(self.group.enforced):
                         nursery.start_soon(self._watch_limits)
                     self._returncode = _bot_status(await _wait_reaped(self._popen),
                                                    self.sandboxed)

@@ -150,6 +150,9 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
     unsealed = [names[s.seat] for s in log.seats if not s.sandboxed]
     header.add_row("sandbox", "every seat sealed" if not unsealed else Text(
         f"NOT sealed: {', '.join(unsealed)} (could have seen hidden cards)", style="bold red"))
+    for s in sorted(log.seats, key=lambda s: s.seat):
+        if s.limits is not None and s.seat < len(names):
+            header.add_row("limits", f"{names[s.seat]}: {s.limits.text()}")
     for team in (0, 1):
         header.add_row(f"team {team}", " + ".join(names[team::2]))
     verdict = "a draw" if log.drawn else f"team {log.winning_team} won"

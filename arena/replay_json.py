@@ -21,7 +21,7 @@ from arena.core.cards import Card, card_name
 from arena.core.game import ActionTaken, GameEnded, GameEvent, HandDealt, HandEnded, TrickCompleted
 from arena.core.hand import HandResult
 from arena.core.view import HandStarted, seat_event, seat_view
-from arena.gamelog import GameLog
+from arena.gamelog import GameLog, SeatLimits
 from arena.replay import Divergence, Point, walk
 
 FORMAT = 1
@@ -126,7 +126,8 @@ def build_json(log: GameLog, seat: int | None = None, hand: int | None = None) -
         "seats": [
             {"seat": s, "team": s % 2, "name": by_seat[s].name if s in by_seat else "",
              "version": by_seat[s].version if s in by_seat else "",
-             "sandboxed": by_seat[s].sandboxed if s in by_seat else False}
+             "sandboxed": by_seat[s].sandboxed if s in by_seat else False,
+             "limits": _limits(by_seat[s].limits) if s in by_seat else None}
             for s in range(log.rules.seats)
         ],
         "first_dealer": log.first_dealer,
@@ -148,3 +149,14 @@ def build_json(log: GameLog, seat: int | None = None, hand: int | None = None) -
         "error": error,
     }
     return doc
+
+
+def _limits(limits: SeatLimits | None) -> dict[str, Any] | None:
+    """A sealed seat's limits as record.proto names them; None for a seat not sealed."""
+    if limits is None:
+        return None
+    return {"kept_by": limits.kept_by, "enforced": list(limits.enforced),
+            "memory_mb": limits.memory_mb, "processes": limits.processes,
+            "tmp_mb": limits.tmp_mb, "shm_mb": limits.shm_mb,
+            "file_size_mb": limits.file_size_mb, "open_files": limits.open_files,
+            "cpus": limits.cpus}

@@ -7,10 +7,12 @@ bounded. Each test checks that the attempt was made and reports what the bot got
 from __future__ import annotations
 
 import os
+import shlex
 import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -98,6 +100,16 @@ def test_a_fork_bomb_stops_at_the_bots_process_limit(tmp_path):
     # the bot's own python and its gRPC threads count too: fewer than 40 forks get through
     assert max(counts) < 40, counts
     assert all(log.end is GameEnd.COMPLETED for log in match.logs)
+    # each record keeps the limits and what held them, as `arena match` said at its start
+    from arena.records import read
+
+    hold = cgroups.detect()
+    kept_by = {"v1": "cgroup v1", "v2": "cgroup v2", "none": "watchdog"}.get(hold.kind, "off")
+    seats = [s for p in (match.log_dir.parent / "games").glob("*.pb")
+             for s in read(p).seats if s.name == "forkbomb"]
+    assert len(seats) == 4 and all(s.limits is not None for s in seats), seats
+    assert {(s.limits.kept_by, s.limits.enforced, s.limits.processes)
+            for s in seats if s.limits} == {(kept_by, hold.limits, 40)}
 
 
 def test_dev_shm_is_small_and_the_bots_own(tmp_path):
@@ -254,33 +266,166 @@ def test_a_stretched_seed_costs_its_guesser():
     assert key != deals.key_from_seed(4243)
 
 
-def test_as_an_ordinary_user_bots_are_sealed_and_held_by_the_watchdog(tmp_path):
+def _unreadable_ancestor(path: Path, uid: int) -> tuple[Path, Path] | None:
+    """The first folder above `path` that `uid` cannot enter, with its child on the way
+    to `path` (/root and /root/.pyenv for a Python installed under root's home)."""
+    from arena.sandbox import unreadable_for
+
+    for folder in reversed(path.parents):
+        if unreadable_for(uid, folder, directory=True) is not None:
+            return folder, folder / path.relative_to(folder).parts[0]
+    return None
+
+
+def as_ordinary_user(argv: list[str], work: Path, uid: int) -> subprocess.CompletedProcess[str]:
+    """`argv` run by `uid` (with no groups), as the arena would be by an ordinary user.
+    Where this suite's own Python sits under a folder only root may enter (a Python built
+    into root's home, as on CI machines), it runs in a mount namespace of its own where
+    that folder is an empty tmpfs holding only the Python: what an ordinary user of the
+    machine would have installed where they can read it. Nothing else changes, and the
+    arena seals its bots the same way from there."""
+    script = ['set -e']
+    covered: set[Path] = set()
+    for path in (Path(sys.executable).resolve(), Path(sys.base_prefix).resolve(), ROOT):
+        found = _unreadable_ancestor(path, uid)
+        if found is None or found[0] in covered:
+            continue
+        blocked, child = found
+        covered.add(blocked)
+        keep, b, c = (shlex.quote(str(p)) for p in (work / f".keep-{len(covered)}", blocked,
+                                                      child))
+        script += [f"mkdir -p {keep}", f"mount --bind {c} {keep}",
+                   f"mount -t tmpfs -o mode=0755,size=1m arena-test {b}",
+                   f"mkdir -p {c}", f"mount --bind {keep} {c}", f"umount {keep}"]
+    script.append('exec setpriv --reuid="$0" --regid="$0" --clear-groups -- "$@"')
+    return subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c", "\n".join(script),
+         str(uid), *argv],
+        capture_output=True, text=True, timeout=240, cwd=ROOT,
+        env={"PATH": os.environ["PATH"], "HOME": str(work), "LANG": "C.UTF-8"})
+
+
+@pytest.fixture
+def user_folder() -> Iterator[Path]:
+    """A folder an ordinary user may write (pytest's own are root's, behind 0700)."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="arena-as-user-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("mode", ["forkbomb", "sysctl", "memsum"])
+def test_as_an_ordinary_user_bots_are_sealed_and_held_by_the_watchdog(user_folder, mode):
     """The suite runs as root in CI; the arena run by an ordinary user (nobody, here)
-    seals its bots too, says which limits hold for it (no cgroup of its own on a v1
-    machine: the watchdog), and a fork bomb still stops at the bot's process limit."""
-    from arena.sandbox import HOST_UID, unreadable_for
+    seals its bots too and says which limits hold for it (no cgroup of its own on a v1
+    machine: the watchdog, also in each record): a fork bomb stops at the bot's process
+    limit, no /proc/sys entry opens for writing, and memory is summed over the bot's
+    processes."""
+    from arena.records import read
+    from arena.sandbox import HOST_UID
 
     if os.geteuid() != 0:
         pytest.skip("needs root to run the arena as another, ordinary user")
-    for path in (ROOT, Path(sys.executable).resolve()):
-        if unreadable_for(HOST_UID, path, directory=path.is_dir()) is not None:
-            pytest.skip(f"{path} is not readable by an ordinary user (nobody)")
-    work = tmp_path / "as-user"
-    work.mkdir()
-    bot = channels_bot(work, "forkbomb", limits={"processes": 40})
+    work = user_folder
+    env = {"CHANNELS_MB": "400"} if mode == "memsum" else None
+    bot = channels_bot(work, mode, env=env, limits={"processes": 40, "memory_mb": 512})
     for folder in (work, bot.cwd):
         os.chown(folder, HOST_UID, HOST_UID)
-    done = subprocess.run(
-        ["setpriv", f"--reuid={HOST_UID}", f"--regid={HOST_UID}", "--clear-groups", "--",
-         sys.executable, "-m", "arena.cli", "match", str(bot.cwd), "random", "--games", "2",
-         "--out", str(work / "out")],
-        capture_output=True, text=True, timeout=180, cwd=ROOT,
-        env={"PATH": os.environ["PATH"], "HOME": str(work), "LANG": "C.UTF-8"})
+    done = as_ordinary_user(
+        [sys.executable, "-m", "arena.cli", "match", str(bot.cwd), "random", "--games", "2",
+         "--out", str(work / "out")], work, HOST_UID)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "arena: limits: " in done.stderr
-    logs = bot_logs(work / "out" / "logs", "forkbomb")
-    counts = [int(ln.split()[1]) for ln in lines_of(logs.values(), "FORKBOMB ")]
-    assert counts and max(counts) < 40, counts
+    logs = bot_logs(work / "out" / "logs", mode)
+    games = [read(p) for p in sorted((work / "out" / "games").glob("*.pb"))]
+    assert len(games) == 2
+    sealed = [s for g in games for s in g.seats if s.name == mode]
+    assert sealed and all(s.sandboxed and s.limits is not None for s in sealed)
+    held = cgroups.detect()  # what root has; an ordinary user has none of it on v1
+    if held.kind == "v1":
+        assert {s.limits.kept_by for s in sealed if s.limits} == {"watchdog"}, sealed
+    assert all(s.limits and s.limits.processes == 40 for s in sealed)
+    if mode == "forkbomb":
+        counts = [int(ln.split()[1]) for ln in lines_of(logs.values(), "FORKBOMB ")]
+        assert counts and max(counts) < 40, counts
+    elif mode == "sysctl":
+        report(attempt_problems(logs, ["run as root on the host",
+                                       "open a /proc/sys entry for writing"]))
+    else:
+        mbs = [int(ln.split()[5]) for ln in lines_of(logs.values(), "MEMSUM ")]
+        crashes = [f for g in games for f in g.faults if f.kind is FaultKind.CRASHED]
+        assert mbs or crashes, "the bot never tried"
+        assert all(mb <= 512 for mb in mbs), mbs
+
+
+V2_SCRIPT = r"""
+set -e
+mount -t cgroup2 arena-test "$MNT"
+G="$MNT/euchre-arena-test-$$"
+mkdir "$G"
+echo $$ >"$G/cgroup.procs"
+ARENA_CGROUPS=v2 "$@" >"$OUT/stdout" 2>"$OUT/stderr" &
+A=$!
+while kill -0 "$A" 2>/dev/null; do
+    cat "$G"/bot-*/cgroup.events 2>/dev/null | grep -c '^frozen 1' >>"$OUT/frozen" || true
+    sleep 0.05
+done
+rc=0
+wait "$A" || rc=$?
+echo $$ >"$MNT/cgroup.procs"
+rmdir "$G"/bot-* "$G/arena" "$G" 2>/dev/null || true
+exit "$rc"
+"""
+
+
+def test_under_cgroup_v2_bots_are_frozen_and_missing_controllers_are_watched(tmp_path):
+    """The cgroup v2 path, on a machine with v1 controllers: a v2 hierarchy mounted in a
+    mount namespace of the test's own holds no controller, so the arena (ARENA_CGROUPS=v2)
+    gets only v2's freezer. It says so, freezes its bots with `cgroup.freeze` between
+    calls (seen from outside, in `cgroup.events`), keeps memory with the watchdog in the
+    missing controller's place (three processes of 400 MiB under 512 MiB for the bot),
+    and each record says `cgroup v2 (freezer)`."""
+    from arena.records import read
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a cgroup v2 hierarchy in a namespace of its own needs root")
+    if not (cgroups.ROOT / "cgroup.controllers").exists():
+        mnt = tmp_path / "cgroup2"
+    else:
+        pytest.skip("this machine's cgroup v2 is the real one: the delegated case is "
+                    "what runs here (test_memory_is_counted...[cgroup])")
+    mnt.mkdir()
+    out = tmp_path / "run"
+    out.mkdir()
+    bot = channels_bot(tmp_path, "memsum", env={"CHANNELS_MB": "400"},
+                       limits={"memory_mb": 512})
+    done = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c", V2_SCRIPT, "sh",
+         sys.executable, "-m", "arena.cli", "match", str(bot.cwd), "random", "--games", "2",
+         "--out", str(out / "match")],
+        capture_output=True, text=True, timeout=240, cwd=ROOT,
+        env={**os.environ, "MNT": str(mnt), "OUT": str(out)})
+    stderr = (out / "stderr").read_text() if (out / "stderr").exists() else ""
+    if "mount" in done.stderr and done.returncode != 0 and not stderr:
+        pytest.skip(f"no cgroup v2 hierarchy can be mounted here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr + stderr
+    assert "limits: cgroup v2 per bot: freezer; not held: memory, processes" in stderr, stderr
+    frozen = [int(n) for n in (out / "frozen").read_text().split()]
+    assert max(frozen) >= 1, "no bot was ever seen frozen"
+    games = [read(p) for p in sorted((out / "match" / "games").glob("*.pb"))]
+    seats = [s for g in games for s in g.seats]
+    assert len(games) == 2 and all(s.limits is not None for s in seats)
+    assert {(s.limits.kept_by, s.limits.enforced) for s in seats if s.limits} == {
+        ("cgroup v2", ("freezer",))}
+    logs = bot_logs(out / "match" / "logs", "memsum")
+    mbs = [int(ln.split()[5]) for ln in lines_of(logs.values(), "MEMSUM ")]
+    crashes = [f for g in games for f in g.faults if f.kind is FaultKind.CRASHED]
+    assert mbs or crashes, "the bot never tried"
+    assert all(mb <= 512 for mb in mbs), mbs
+    assert all(g.seats[f.seat].name == "memsum" for g in games for f in g.faults)
 
 
 def contention_error(log_dir: Path) -> tuple[float, int]:

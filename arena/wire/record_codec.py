@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from arena.core.cards import Card
 from arena.faults import Fault, FaultKind
-from arena.gamelog import SCHEMA_VERSION, GameEnd, GameLog, HandLog, LoggedAction, SeatBot
+from arena.gamelog import (
+    SCHEMA_VERSION,
+    GameEnd,
+    GameLog,
+    HandLog,
+    LoggedAction,
+    SeatBot,
+    SeatLimits,
+)
 from arena.wire.codec import (
     MalformedMessage,
     _pair,
@@ -40,9 +48,15 @@ def gamelog_to_pb(log: GameLog) -> record_pb.GameRecord:
     )
     rules_to_pb(log.rules, msg.rules)
     for sb in log.seats:
-        msg.seats.add(seat=sb.seat, name=sb.name, version=sb.version, digest=sb.digest,
-                      reported_name=sb.reported_name, reported_version=sb.reported_version,
-                      sandboxed=sb.sandboxed)
+        seat = msg.seats.add(seat=sb.seat, name=sb.name, version=sb.version,
+                             digest=sb.digest, reported_name=sb.reported_name,
+                             reported_version=sb.reported_version, sandboxed=sb.sandboxed)
+        if sb.limits is not None:
+            lim = sb.limits
+            seat.limits.CopyFrom(record_pb.SeatLimits(
+                kept_by=lim.kept_by, enforced=lim.enforced, memory_mb=lim.memory_mb,
+                processes=lim.processes, tmp_mb=lim.tmp_mb, shm_mb=lim.shm_mb,
+                file_size_mb=lim.file_size_mb, open_files=lim.open_files, cpus=lim.cpus))
     for h in log.hands:
         hm = msg.hands.add(hand_number=h.hand_number, dealer=h.dealer)
         for seat, cards in enumerate(h.dealt):
@@ -107,7 +121,7 @@ def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:
         first_dealer=msg.first_dealer,
         seats=tuple(
             SeatBot(s.seat, s.name, s.version, s.digest, s.reported_name, s.reported_version,
-                    s.sandboxed)
+                    s.sandboxed, _limits_from_pb(s.limits) if s.HasField("limits") else None)
             for s in msg.seats
         ),
         hands=hands,
@@ -126,3 +140,8 @@ def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:
         schema_version=msg.schema_version,
         table_id=msg.table_id,
     )
+
+
+def _limits_from_pb(m: record_pb.SeatLimits) -> SeatLimits:
+    return SeatLimits(m.kept_by, tuple(m.enforced), m.memory_mb, m.processes, m.tmp_mb,
+                      m.shm_mb, m.file_size_mb, m.open_files, m.cpus)

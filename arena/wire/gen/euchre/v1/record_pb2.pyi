@@ -65,7 +65,7 @@ class Fault(_message.Message):
     def __init__(self, kind: _Optional[_Union[FaultKind, str]] = ..., seat: _Optional[int] = ..., hand_number: _Optional[int] = ..., decision_number: _Optional[int] = ..., detail: _Optional[str] = ..., substituted: _Optional[bool] = ...) -> None: ...
 
 class SeatBot(_message.Message):
-    __slots__ = ("seat", "name", "version", "digest", "reported_name", "reported_version", "sandboxed")
+    __slots__ = ("seat", "name", "version", "digest", "reported_name", "reported_version", "sandboxed", "limits")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -73,6 +73,7 @@ class SeatBot(_message.Message):
     REPORTED_NAME_FIELD_NUMBER: _ClassVar[int]
     REPORTED_VERSION_FIELD_NUMBER: _ClassVar[int]
     SANDBOXED_FIELD_NUMBER: _ClassVar[int]
+    LIMITS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     version: str
@@ -80,7 +81,30 @@ class SeatBot(_message.Message):
     reported_name: str
     reported_version: str
     sandboxed: bool
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., digest: _Optional[str] = ..., reported_name: _Optional[str] = ..., reported_version: _Optional[str] = ..., sandboxed: _Optional[bool] = ...) -> None: ...
+    limits: SeatLimits
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., digest: _Optional[str] = ..., reported_name: _Optional[str] = ..., reported_version: _Optional[str] = ..., sandboxed: _Optional[bool] = ..., limits: _Optional[_Union[SeatLimits, _Mapping]] = ...) -> None: ...
+
+class SeatLimits(_message.Message):
+    __slots__ = ("kept_by", "enforced", "memory_mb", "processes", "tmp_mb", "shm_mb", "file_size_mb", "open_files", "cpus")
+    KEPT_BY_FIELD_NUMBER: _ClassVar[int]
+    ENFORCED_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_MB_FIELD_NUMBER: _ClassVar[int]
+    PROCESSES_FIELD_NUMBER: _ClassVar[int]
+    TMP_MB_FIELD_NUMBER: _ClassVar[int]
+    SHM_MB_FIELD_NUMBER: _ClassVar[int]
+    FILE_SIZE_MB_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FILES_FIELD_NUMBER: _ClassVar[int]
+    CPUS_FIELD_NUMBER: _ClassVar[int]
+    kept_by: str
+    enforced: _containers.RepeatedScalarFieldContainer[str]
+    memory_mb: int
+    processes: int
+    tmp_mb: int
+    shm_mb: int
+    file_size_mb: int
+    open_files: int
+    cpus: str
+    def __init__(self, kept_by: _Optional[str] = ..., enforced: _Optional[_Iterable[str]] = ..., memory_mb: _Optional[int] = ..., processes: _Optional[int] = ..., tmp_mb: _Optional[int] = ..., shm_mb: _Optional[int] = ..., file_size_mb: _Optional[int] = ..., open_files: _Optional[int] = ..., cpus: _Optional[str] = ...) -> None: ...
 
 class RecordedAction(_message.Message):
     __slots__ = ("seat", "action", "think_us", "substituted")
