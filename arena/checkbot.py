@@ -34,6 +34,7 @@ from arena.core.hand import HandState, Phase
 from arena.core.rules import LoneDefender, RuleSet, WhoMayGoAlone
 from arena.core.scoring import Outcome
 from arena.core.view import SeatView
+from arena.errors import EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TERMINATED
 from arena.faults import BotFault, FaultKind
 from arena.game_loop import play_game
 from arena.gamelog import GameEnd, GameLog
@@ -377,7 +378,7 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
                    "those done before it; every bot process was stopped")
         _print(console, report)
         console.print(Text(f"bot logs: {log_dir}"), soft_wrap=True)
-        return 143 if stopped_by == "SIGTERM" else 130
+        return EXIT_TERMINATED if stopped_by == "SIGTERM" else EXIT_INTERRUPTED
     accepted = {c.name.split(":")[0] for c in report.checks if c.name.endswith(": rules") and c.ok}
     if report.checks and not accepted and all(c.ok is not False for c in report.checks):
         report.add("rules", False, "the bot refused every rule set: accept at least 'standard'")
@@ -398,7 +399,7 @@ def cmd_check_bot(args: argparse.Namespace) -> int:
         shutil.rmtree(log_dir, ignore_errors=True)
     else:
         console.print(Text(f"bot logs: {log_dir}"), soft_wrap=True)
-    return 0 if report.passed else 1
+    return EXIT_OK if report.passed else EXIT_NO
 
 
 def _grouped(checks: list[Check]) -> list[Check]:

@@ -1,8 +1,9 @@
 """The `arena` command: matches, bot checks, replays and record verification.
 
-Errors a person can fix (a bad manifest, an unknown preset, a missing file) are printed as
-one message and exit with status 2; bot faults are results, not errors; Ctrl-C stops
-every bot process and exits with status 130.
+An error is printed as one line and exits with the status of its kind (arena.errors): 2
+for what a person can fix (a bad manifest, an unknown preset, a missing file), 3 a bot's,
+4 the machine's or the cluster's, 5 the arena's own bug. Bot faults in games are results,
+not errors; Ctrl-C stops every bot process and exits with status 130.
 """
 
 from __future__ import annotations
@@ -29,13 +30,12 @@ from arena.cli_args import (
     check_sandbox_args,
     executor_from_args,
     positive_int,
-    reader_gone,
+    run_command,
     run_notes,
     seconds_arg,
     seed_arg,
 )
-from arena.core.errors import RuleSetError
-from arena.errors import ConfigError
+from arena.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, Kind, exit_status_help
 from arena.manifest import load_manifest, sample_bot_names
 from arena.sandbox import DEFAULT_CAPS
 from arena.spec import FaultPolicy, GameSpec, TimeControl, default_concurrency
@@ -50,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="arena",
         description="Euchre Arena: run Euchre bots against each other, fairly.",
         epilog=f"A BOT is a bot.toml manifest, a folder holding one, or a sample bot "
-        f"({samples}). Run 'arena COMMAND --help' for each command's options.",
+        f"({samples}). Run 'arena COMMAND --help' for each command's options. "
+        + exit_status_help("done"),
     )
     parser.add_argument("--version", action="version", version=f"arena {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -59,11 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play BOT_A against BOT_B: each team is two processes of "
                        "one bot; games come in duplicate pairs (same deals, teams swapped) "
                        "and first dealers rotate.",
-                       epilog="Exit status: 0 the match ran to its end (faults or not); "
-                       "1 an unexpected error; 2 bad input (a bot, an option, an output "
-                       "folder), nothing played; 3 with --fail-on-fault, some game had a "
-                       "fault; 130 stopped by Ctrl-C, 143 by SIGTERM (finished games' "
-                       "records are kept).")
+                       epilog=exit_status_help(
+                           "the match ran to its end (faults or not)",
+                           bot="with --fail-on-fault: some game had a fault",
+                           stopped=" (finished games' records are kept)"))
     m.add_argument("bot_a", metavar="BOT_A",
                    help="the first bot: a bot.toml, a folder holding one, or a sample bot")
     m.add_argument("bot_b", metavar="BOT_B", help="the second bot, given the same way")
@@ -84,13 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_process_options(m)
     add_executor_options(m)
     m.add_argument("--fail-on-fault", action="store_true",
-                   help="exit with status 3 when any game had a fault (for scripts; "
+                   help=f"exit with status {Kind.BOT.status} when any game had a fault (for scripts; "
                    "by default a match that ran to its end exits 0, faults or not)")
 
     c = sub.add_parser("check-bot", help="check that a bot follows the protocol before you submit it",
                        description="Start the bot, handshake, drive it through every phase of "
                        "every preset it accepts, check legality and timing, and check it stops "
-                       "cleanly. Prints what to fix.")
+                       "cleanly. Prints what to fix.",
+                       epilog=exit_status_help("every check passed", no="a check failed",
+                                               stopped=" (the checks done so far are printed)"))
     c.add_argument("bot", metavar="BOT",
                    help="the bot to check: a bot.toml, a folder holding one, or a sample bot")
     c.add_argument("--games", type=positive_int, default=4, metavar="N",
@@ -107,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "(.toml) or its database followed by a game id (list them with "
                        "'ladder games LADDER'). With --seat, every output (terminal, --json, "
                        "--html) holds only what that seat could see, safe to hand to that "
-                       "bot's author.")
+                       "bot's author.",
+                       epilog=exit_status_help("shown or written"))
     r.add_argument("game", nargs="+", metavar="GAME",
                    help="a record file (.pb or .json), or a ladder file or database and a "
                    "game id ('ladder games LADDER' lists them)")
@@ -133,7 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "folder under runs/ with a game in progress, else the newest match "
                        "there). The match writes each game in progress to DIR/live/ "
                        "(removed as each game ends); watching only reads them, and never "
-                       "slows the games. For a ladder: 'ladder watch LADDER.toml'.")
+                       "slows the games. For a ladder: 'ladder watch LADDER.toml'.",
+                       epilog=exit_status_help("watched until nothing more was played, or "
+                                               "stopped by Ctrl-C", no="nothing to watch",
+                                               stopped=None))
     w.add_argument("dir", nargs="?", default=None, metavar="DIR",
                    help="the match's output folder (--out of 'arena match'); default: the "
                    "newest under runs/")
@@ -141,7 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help="re-check recorded games against the rules",
                        description="Replays each record through the rules engine from its seed "
-                       "and actions; exits 1 naming the first divergence.")
+                       "and actions; exits 1 naming the first divergence.",
+                       epilog=exit_status_help("every record replays exactly (and a "
+                                               "database's columns match them)",
+                                               no="a record diverges from the rules, or "
+                                               "stored columns disagree with their records"))
     v.add_argument("records", nargs="+", metavar="RECORD",
                    help="record files, folders of them, ladder databases, or ladder files "
                    "(.toml: their database)")
@@ -153,40 +163,33 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
-        return 2
-    try:
-        if args.command == "match":
-            return cmd_match(args)
-        if args.command == "check-bot":
-            from arena.checkbot import cmd_check_bot
+        return Kind.BAD_INPUT.status
+    return run_command("arena", lambda: _dispatch(parser, args),
+                       interrupted="interrupted; every bot process was stopped")
 
-            return cmd_check_bot(args)
-        if args.command == "replay":
-            from arena.replay_cli import cmd_replay
 
-            return cmd_replay(args)
-        if args.command == "verify":
-            from arena.replay_cli import cmd_verify
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.command == "match":
+        return cmd_match(args)
+    if args.command == "check-bot":
+        from arena.checkbot import cmd_check_bot
 
-            return cmd_verify(args)
-        if args.command == "watch":
-            from arena.watch_cli import match_live_folder, watch
+        return cmd_check_bot(args)
+    if args.command == "replay":
+        from arena.replay_cli import cmd_replay
 
-            return watch(match_live_folder(args.dir), seat=args.seat, game_id=args.game,
-                         wait=args.wait)
-    except (ConfigError, RuleSetError) as e:
-        print(f"arena: error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("arena: interrupted; every bot process was stopped", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # output piped into `head` and the like
-        return reader_gone()
-    except OSError as e:  # an output folder or file that cannot be written
-        print(f"arena: error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
-        return 2
+        return cmd_replay(args)
+    if args.command == "verify":
+        from arena.replay_cli import cmd_verify
+
+        return cmd_verify(args)
+    if args.command == "watch":
+        from arena.watch_cli import match_live_folder, watch
+
+        return watch(match_live_folder(args.dir), seat=args.seat, game_id=args.game,
+                     wait=args.wait)
     parser.error(f"unknown command {args.command}")
-    return 2  # pragma: no cover
+    return Kind.BAD_INPUT.status  # pragma: no cover
 
 
 def cmd_match(args: argparse.Namespace) -> int:
@@ -258,12 +261,12 @@ def cmd_match(args: argparse.Namespace) -> int:
     if stopped_by is not None:
         print(f"arena: interrupted ({stopped_by}) after {len(logs)} of {args.games} games; "
               "their records are kept and every bot process was stopped", file=sys.stderr)
-        return 143 if stopped_by == "SIGTERM" else 130
+        return EXIT_TERMINATED if stopped_by == "SIGTERM" else EXIT_INTERRUPTED
     if args.fail_on_fault and any(log.faults for log in logs):
         print(f"arena: {sum(bool(log.faults) for log in logs)} of {len(logs)} games had a "
               "fault (--fail-on-fault)", file=sys.stderr)
-        return 3
-    return 0
+        return Kind.BOT.status
+    return EXIT_OK
 
 
 if __name__ == "__main__":

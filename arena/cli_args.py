@@ -1,20 +1,68 @@
-"""Command-line pieces shared by the `arena` and `ladder` commands: value parsers that
-give one-line errors, and the options both spell the same way. Below both CLIs, so
-neither imports the other."""
+"""Command-line pieces shared by the `arena` and `ladder` commands: how a command ends
+(its exit status by the kind of error, arena.errors), value parsers that give one-line
+errors, and the options both spell the same way. Below both CLIs, so neither imports the
+other."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
 
 from arena.check_rules import NAMED_RULES
 from arena.core.game import MAX_SEED
-from arena.errors import ConfigError
+from arena.errors import (
+    DEBUG_ENV,
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    ConfigError,
+    Kind,
+    error_line,
+    kind_of,
+)
 from arena.spec import EXECUTORS, LOCAL, Executor, FaultPolicy, TimeControl, require_ray
 
-EXIT_BROKEN_PIPE = 141
-"""What a Unix tool's shell status is when its reader went away (128 + SIGPIPE)."""
+
+def run_command(prog: str, body: Callable[[], int], *, interrupted: str) -> int:
+    """Runs a command and gives its exit status: the body's own, or the kind's of the
+    error it stopped on (arena.errors), said in one line on stderr and never as a stack
+    trace. The arena's own bug says so, with the line of the arena it came from, and
+    leaves its traceback in a file (printed too with ARENA_DEBUG=1). Ctrl-C says
+    `interrupted` and exits 130; a reader gone (a pipe into `head`) ends quietly, 141."""
+    try:
+        return body()
+    except KeyboardInterrupt:
+        print(f"{prog}: {interrupted}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # output piped into `head` and the like
+        return reader_gone()
+    except Exception as e:
+        kind = kind_of(e)
+        line = error_line(e)
+        if kind is Kind.BUG:
+            line += _bug_report(prog, e)
+        print(f"{prog}: {line}", file=sys.stderr)
+        return kind.status
+
+
+def _bug_report(prog: str, e: BaseException) -> str:
+    """Writes the bug's traceback to a file (and stderr with ARENA_DEBUG=1); the rest of
+    the bug's line, saying where it is."""
+    text = "".join(traceback.format_exception(e))
+    if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+        print(text, file=sys.stderr, end="")
+    try:
+        fd, path = tempfile.mkstemp(prefix=f"{prog}-bug-{time.strftime('%Y%m%d-%H%M%S')}-",
+                                    suffix=".txt")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+    except OSError:
+        return f". Run it again with {DEBUG_ENV}=1 for the traceback, and please report it"
+    return f". The traceback is in {path}: please report it"
 
 
 def reader_gone() -> int:
@@ -107,7 +155,8 @@ def add_executor_options(p: argparse.ArgumentParser) -> None:
 
 def executor_from_args(args: argparse.Namespace) -> Executor:
     """The executor --executor and --ray-address ask for (local when neither is given);
-    ConfigError for an address without Ray, or Ray where it is not installed."""
+    ConfigError for an address without Ray, MachineError for Ray where it is not
+    installed."""
     kind = args.executor or ("ray" if args.ray_address is not None else "local")
     if args.ray_address is not None and kind != "ray":
         raise ConfigError("--ray-address: the games run on Ray only with --executor ray")
@@ -125,7 +174,8 @@ def add_sandbox_option(p: argparse.ArgumentParser) -> None:
 
 
 def check_sandbox_args(args: argparse.Namespace) -> bool:
-    """Whether to seal bots; ConfigError when asked for what cannot be done."""
+    """Whether to seal bots; ConfigError when asked for what cannot be done, and
+    SandboxUnavailable (the machine's) where bots cannot be sealed."""
     if args.no_sandbox:
         return False
     if getattr(args, "transport", "unix") == "tcp":

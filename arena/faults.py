@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from arena.errors import BotError
+
 
 class FaultKind(Enum):
     TIMEOUT = "timeout"
@@ -23,8 +25,9 @@ class FaultKind(Enum):
     the traceback, when the bot uses the SDK."""
 
 
-class BotFault(Exception):
-    """Raised by the layers that talk to a bot when the bot misbehaved."""
+class BotFault(BotError):
+    """Raised by the layers that talk to a bot when the bot misbehaved (the game loop
+    rules it as a fault)."""
 
     def __init__(self, kind: FaultKind, detail: str) -> None:
         self.kind = kind

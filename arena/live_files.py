@@ -58,6 +58,7 @@ from arena.core.game import (
     TrickCompleted,
 )
 from arena.core.rules import RuleSet, rules_from_options
+from arena.errors import BadInput
 from arena.gamelog import GameLog, SeatBot
 from arena.manifest import BotManifest
 from arena.sandbox import Sandbox, visible_inside
@@ -214,7 +215,7 @@ def _action_json(seat: int, a: Action) -> str:
     return f"[{seat},{int(a.kind)},{suit},{card},{'true' if a.alone else 'false'},{to}]"
 
 
-class LiveFolderUnsafe(Exception):
+class LiveFolderUnsafe(BadInput):
     """A sealed bot could read the folder: nothing is published there."""
 
 
@@ -232,7 +233,7 @@ def readable_by(folder: Path, bots: Iterable[BotManifest]) -> str | None:
 # --- reading -------------------------------------------------------------------------
 
 
-class LiveFileError(Exception):
+class LiveFileError(BadInput):
     """A live file that cannot be followed (not one, or not this format)."""
 
 

@@ -91,7 +91,7 @@ from types import MappingProxyType
 import trio
 
 from arena import ADDRESS_ENV, cgroups, seccomp
-from arena.errors import ConfigError
+from arena.errors import ArenaBug, BotError, MachineError
 from arena.gamelog import SeatLimits
 from arena.sandbox import (
     SOCKET_DIR,
@@ -253,11 +253,11 @@ def sandbox_problem() -> str | None:
 
 
 def require_sandbox(how_to_skip: str) -> None:
-    """Raises ConfigError, in one line that says why and how to go on without a sandbox,
-    when bots cannot be sealed here."""
+    """Raises SandboxUnavailable (the machine's), in one line that says why and how to go
+    on without a sandbox, when bots cannot be sealed here."""
     problem = sandbox_problem()
     if problem is not None:
-        raise ConfigError(
+        raise SandboxUnavailable(
             f"cannot seal bots in a sandbox here: {problem}. To play without one (every "
             f"bot then runs with your privileges and can read what you can, and the games "
             f"are marked unsandboxed): {how_to_skip}"
@@ -283,13 +283,14 @@ def _try_sandbox() -> str:
     return ""
 
 
-class BotProcessError(Exception):
-    """Base of every error this module raises on purpose."""
+class BotProcessError(MachineError):
+    """A bot process the machine would not end: not even SIGKILL ended it in time."""
 
 
-class BotStartError(BotProcessError):
+class BotStartError(BotError):
     """A bot could not be made ready: its command would not run, it exited, or it did not
-    listen in time. The message is meant for a person and is complete on its own."""
+    listen in time (a worker rules it a fault of the bot's seat, arena.process_cache).
+    The message is meant for a person and is complete on its own."""
 
     def __init__(self, message: str, *, spec: LaunchSpec, slow: bool = False) -> None:
         super().__init__(message)
@@ -1282,7 +1283,7 @@ class BotPool:
         one that stays up without ever listening would be waited for forever.
         """
         if self._closing:
-            raise BotProcessError("this bot pool is closed")
+            raise ArenaBug("this bot pool is closed")
         if not startup_timeout > 0:  # NaN fails too; math.inf waits as long as it takes
             raise ValueError("startup_timeout must be a positive number of seconds")
         if log_cap < 0 or grace < 0:

@@ -38,14 +38,14 @@ from typing import Any
 import trio
 
 from arena.core.rules import RuleSet
-from arena.errors import ConfigError
+from arena.errors import KINDS, ConfigError, Kind, MachineError, kind_of
 from arena.game_loop import play_game
 from arena.gamelog import GameLog
 from arena.manifest import BotManifest, load_manifest
 from arena.observer import Observe
 from arena.process_cache import Worker
 from arena.processes import BotPool, open_bot_pool, require_sandbox
-from arena.sandbox import Limits
+from arena.sandbox import Limits, SandboxUnavailable
 from arena.spec import Executor, GameSpec, Transport, require_ray
 
 __all__ = ["GameLostError", "RayWorkerSettings", "run_games_on_ray"]
@@ -57,9 +57,9 @@ CLOSE_TIMEOUT = 15.0
 """Seconds a worker has to stop its games and bots at the end before it is killed."""
 
 
-class GameLostError(ConfigError):
+class GameLostError(MachineError):
     """A game lost its worker MAX_LOSSES times: the cluster, not the game, needs looking
-    at, so the command lines say so in one line as they do for a setting."""
+    at."""
 
 
 @dataclass(frozen=True)
@@ -172,13 +172,13 @@ class RayWorker:
         if settings.sandbox:
             try:
                 require_sandbox("sandbox = false in the ladder file, or --no-sandbox")
-            except ConfigError as e:
-                raise ConfigError(f"ray: node {here}: {e}") from None
+            except SandboxUnavailable as e:
+                raise MachineError(f"ray: node {here}: {e}") from None
         try:
             settings.log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise ConfigError(f"ray: node {here}: cannot write bot logs in {settings.log_dir}: "
-                              f"{e}") from None
+            raise MachineError(f"ray: node {here}: cannot write bot logs in {settings.log_dir}: "
+                               f"{e}") from None
         self._checked: dict[tuple[Path, str], str | None] = {}
         self._check_lock = threading.Lock()
         # Named by generation too: a replacement never appends to a lost worker's logs.
@@ -211,8 +211,8 @@ class RayWorker:
                 if key not in self._checked:
                     self._checked[key] = _mismatch(bot)
                 problem = self._checked[key]
-            if problem is not None:
-                raise ConfigError(f"{bot.name} on {socket.gethostname()}: {problem}")
+            if problem is not None:  # the node's files: the cluster's to fix
+                raise MachineError(f"{bot.name} on {socket.gethostname()}: {problem}")
 
 
 def _mismatch(bot: BotManifest) -> str | None:
@@ -373,8 +373,8 @@ async def run_games_on_ray(
                             # Its __init__ raised (the node cannot seal bots, write logs,
                             # or import the arena): nothing will play there, and trying
                             # again would hang the run.
-                            raise ConfigError(f"ray: worker {slot.index} could not start: "
-                                              f"{_last_line(e)}") from None
+                            raise MachineError(f"ray: worker {slot.index} could not start: "
+                                               f"{_last_line(e)}") from None
                         await trio.sleep(1.0)  # its node went as it started: try again
                         continue
                     spec = await work.take()
@@ -385,8 +385,9 @@ async def run_games_on_ray(
                         log = await _result(actor.play.remote(spec))
                     except rex.RayTaskError as e:
                         cause = getattr(e, "cause", None)
-                        if isinstance(cause, ConfigError):
-                            raise ConfigError(str(cause)) from None  # not Ray's traceback
+                        kind = Kind.BUG if cause is None else kind_of(cause)
+                        if kind is not Kind.BUG:  # said as its kind, not as Ray's traceback
+                            raise KINDS[kind](str(cause)) from None
                         raise
                     except lost_errors as e:
                         slot.lost(generation)
@@ -448,5 +449,5 @@ def _connect(ray: Any, address: str | None, *, cpus: int) -> bool:
                  include_dashboard=False, **quiet)
     except (ConnectionError, RuntimeError, ValueError) as e:
         where = address or "a cluster on this machine"
-        raise ConfigError(f"ray: cannot connect to {where}: {e}") from None
+        raise MachineError(f"ray: cannot connect to {where}: {e}") from None
     return True

@@ -16,7 +16,7 @@ from google.protobuf import json_format
 from google.protobuf.message import DecodeError
 
 from arena.core.errors import RuleSetError
-from arena.errors import ConfigError
+from arena.errors import BadInput, Kind, MachineError, kind_of
 from arena.gamelog import GameLog
 from arena.wire.codec import MalformedMessage
 from arena.wire.gen.euchre.v1 import record_pb2
@@ -27,7 +27,7 @@ __all__ = ["RecordError", "decode", "encode", "from_json", "read", "to_json", "w
 SUFFIXES = (".pb", ".json")
 
 
-class RecordError(ConfigError):
+class RecordError(BadInput):
     """Bytes or text that are not a readable game record; the message names where."""
 
 
@@ -70,8 +70,9 @@ def write(path: Path, log: GameLog) -> None:
 def read(path: Path) -> GameLog:
     try:
         data = path.read_bytes()
-    except OSError as e:
-        raise RecordError(f"{path}: cannot read: {e.strerror}") from None
+    except OSError as e:  # a path that is not there, or the disk failing
+        kind = MachineError if kind_of(e) is Kind.MACHINE else RecordError
+        raise kind(f"{path}: cannot read: {e.strerror or e}") from None
     return from_json(data, str(path)) if path.suffix == ".json" else decode(data, str(path))
 
 

@@ -16,11 +16,13 @@ from arena.core.cards import Card, card_name
 from arena.core.errors import IllegalActionError, RulesCoreError
 from arena.core.game import GameEvent, GameState, HandDealt, HandEnded, TrickCompleted
 from arena.core.hand import HandResult
+from arena.errors import BadInput
 from arena.gamelog import STALLED_AFTER, GameEnd, GameLog, HandLog, LoggedAction, thrown_in_run
 
 
-class Divergence(Exception):
-    """The record and the rules disagree; the message says where first."""
+class Divergence(BadInput):
+    """The record and the rules disagree; the message says where first (a record is
+    input: a file, or a database's blob)."""
 
     def __init__(self, where: str, problem: str) -> None:
         self.where = where

@@ -23,7 +23,7 @@ from arena.core.actions import Action, ActionKind
 from arena.core.cards import SUITS, Card, card_label, card_suit, is_joker
 from arena.core.game import ActionTaken
 from arena.core.view import seat_event, seat_view
-from arena.errors import ConfigError
+from arena.errors import EXIT_NO, EXIT_OK, KINDS, ConfigError, kind_of
 from arena.gamelog import STALLED_AFTER, GameEnd, GameLog
 from arena.replay import Divergence, Point, replay, verify
 from ladder.store import is_database
@@ -289,16 +289,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
             doc = build_json(log, seat=args.seat, hand=args.hand)
             print(json.dumps(doc, indent=2, ensure_ascii=False))
-        return 0
+        return EXIT_OK
     if args.html is not None:
         from arena.replay_html import render_html
 
-        args.html.write_text(render_html(log, seat=args.seat, hand=args.hand), encoding="utf-8")
+        page = render_html(log, seat=args.seat, hand=args.hand)
+        try:
+            args.html.write_text(page, encoding="utf-8")
+        except OSError as e:  # bad input for a path, the machine for a full disk
+            raise KINDS[kind_of(e)](f"{args.html}: cannot write the page: {e.strerror or e}"
+                                    ) from None
         whose = "" if args.seat is None else f" (seat {args.seat}'s view only)"
         print(f"wrote {args.html}{whose}")
-        return 0
+        return EXIT_OK
     show_game(log, seat=args.seat, hand=args.hand)
-    return 0
+    return EXIT_OK
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -312,7 +317,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         checked += 1
         if problem is not None:
             console.print(f"[bold red]FAIL[/bold red] {name}: {problem}")
-            return 1
+            return EXIT_NO
     disagreeing = 0
     for path in databases:
         for game_id, problems in audit_records(path):
@@ -325,11 +330,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if disagreeing:
         console.print(f"{disagreeing} stored game(s) whose columns disagree with their "
                       "records; standings leave them out", soft_wrap=True)
-        return 1
+        return EXIT_NO
     also = ", and the columns stored with them match them" if databases else ""
     console.print(f"[green]ok[/green]: {checked} record(s) replay exactly under the rules{also}",
                   soft_wrap=True)
-    return 0
+    return EXIT_OK
 
 
 def audit_records(path: Path) -> list[tuple[str, list[str]]]:
@@ -338,13 +343,13 @@ def audit_records(path: Path) -> list[tuple[str, list[str]]]:
     import sqlite3
 
     from ladder.audit import audit_database
-    from ladder.store import Store, StoreError
+    from ladder.store import Store, unreadable
 
     with Store.open(path) as store:
         try:
             return audit_database(store)
         except sqlite3.Error as e:
-            raise StoreError(f"{path}: cannot read the ladder database: {e}") from None
+            raise unreadable(path, e) from None
 
 
 def _tricks(n: int) -> str:

@@ -54,6 +54,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from arena import ADDRESS_ENV
+from arena.errors import MachineError
 
 __all__ = [
     "BOT_UID",
@@ -87,7 +88,7 @@ _ETC_OWN = ("passwd", "group", "hosts")
 _SOCKET_DIR_BYTES = 64 << 10  # room for a socket and nothing much else
 
 
-class SandboxUnavailable(Exception):
+class SandboxUnavailable(MachineError):
     """A sandbox cannot be made on this machine; the message says why and what to do."""
 
 

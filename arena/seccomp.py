@@ -40,10 +40,12 @@ import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from arena.errors import MachineError
+
 __all__ = ["SeccompUnsupported", "program"]
 
 
-class SeccompUnsupported(Exception):
+class SeccompUnsupported(MachineError):
     """No filter is known for this machine's architecture."""
 
 

@@ -123,14 +123,14 @@ LOCAL = Executor()
 
 
 def require_ray() -> None:
-    """ConfigError, saying how to install it, where Ray is missing (checked before a run
+    """MachineError, saying how to install it, where Ray is missing (checked before a run
     starts, not when its first game would)."""
     import importlib.util
 
     if importlib.util.find_spec("ray") is None:
-        from arena.errors import ConfigError
+        from arena.errors import MachineError
 
-        raise ConfigError("executor 'ray' needs Ray, an extra of the arena: "
+        raise MachineError("executor 'ray' needs Ray, an extra of the arena: "
                           "pip install 'euchre-arena[ray]'")
 
 

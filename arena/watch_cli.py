@@ -20,7 +20,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.live import Live
 
-from arena.errors import ConfigError
+from arena.errors import EXIT_NO, EXIT_OK, ConfigError
 from arena.live_files import LiveGame, LiveHeader, live_files, read_header, writer_alive
 from arena.watch_frame import ending, frame
 
@@ -87,7 +87,7 @@ class _Watcher:
             return self._run()
         except KeyboardInterrupt:
             self._say("stopped watching")
-            return 0
+            return EXIT_OK
         finally:
             self.display = None
 
@@ -106,7 +106,7 @@ class _Watcher:
                 game.close()
             self.watched += 1
             if self.game_id is not None:
-                return 0
+                return EXIT_OK
             idle_since = time.monotonic()
 
     def _say(self, text: str) -> None:
@@ -118,13 +118,13 @@ class _Watcher:
             self._say(f"no game {self.game_id!r} is being played in {where} "
                                f"(waited {self.wait:g} s); a finished game is replayed with "
                                "'arena replay'")
-            return 1
+            return EXIT_NO
         if self.watched:
             self._say(f"nothing more is being played in {where}: watched "
                                f"{self.watched} game(s)")
-            return 0
+            return EXIT_OK
         self._say(f"nothing is being played in {where} (waited {self.wait:g} s)")
-        return 1
+        return EXIT_NO
 
     def _pick(self) -> LiveGame | None:
         """The game to follow next, opened: the one asked for, or the newest in progress."""

@@ -1,9 +1,11 @@
 """The `ladder` command: run a ladder (resuming if it was interrupted), and read its results.
 
 A mistake a person can fix (a bad ladder file, an unknown preset, a database played under
-other settings, a bot changed since its games) is one line on stderr and exit status 2.
-Ctrl-C or SIGTERM stop the run: every finished game stays stored, every bot process is
-stopped, and the status is 130 (143 for SIGTERM); run the same command again to go on.
+other settings, a bot changed since its games) is one line on stderr and exit status 2;
+other errors too are one line, with the status of their kind (arena.errors: 4 for a full
+disk or a lost cluster worker). Ctrl-C or SIGTERM stop the run: every finished game stays
+stored, every bot process is stopped, and the status is 130 (143 for SIGTERM); run the
+same command again to go on.
 """
 
 from __future__ import annotations
@@ -23,11 +25,19 @@ from arena.cli_args import (
     add_watch_options,
     check_memory,
     positive_int,
-    reader_gone,
+    run_command,
     run_notes,
 )
-from arena.core.errors import RuleSetError
-from arena.errors import ConfigError
+from arena.errors import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    KINDS,
+    ConfigError,
+    Kind,
+    exit_status_help,
+    kind_of,
+)
 from arena.spec import require_ray
 
 if TYPE_CHECKING:  # each command imports what it uses, when it runs
@@ -43,10 +53,7 @@ if TYPE_CHECKING:  # each command imports what it uses, when it runs
 
 DEMO_LADDER = Path(__file__).resolve().parent.parent / "ladders" / "demo.toml"
 
-EXIT_OK = 0
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143
+EXIT_USAGE = Kind.BAD_INPUT.status
 
 
 def _non_negative(text: str) -> float:
@@ -84,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         "with confidence intervals. A run that is stopped or killed resumes where it was.",
         epilog="LADDER is a ladder file (.toml) or its database (.sqlite). Start with "
         "'ladder demo'; see ladders/demo.toml for the file format. "
-        "Run 'ladder COMMAND --help' for each command's options.",
+        "Run 'ladder COMMAND --help' for each command's options. " + exit_status_help("done"),
     )
     parser.add_argument("--version", action="version", version=f"ladder {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -95,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
         "kept; the rest are played, each stored the moment it finishes. Stop it any way you "
         "like (Ctrl-C, kill, a power cut) and run the same command to go on: no finished game "
         "is lost and none is played twice.",
+        epilog=exit_status_help("every game planned is stored", stopped=": every finished "
+                                "game is stored; run the same command again to go on"),
     )
     r.add_argument("ladder", metavar="LADDER.toml",
                    help="the ladder file (its database is beside it unless the file says)")
@@ -120,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
         "demo", help="a short ladder of the sample bots (about a minute)",
         description="Run ladders/demo.toml (the sample bots, about a minute on two cores) "
         "into a fresh database under runs/demo, then print the standings.",
+        epilog=exit_status_help("the demo ladder was played"),
     )
     d.add_argument("--games", type=positive_int, default=None, metavar="N",
                    help="games per pairing (default: as in the file; even)")
@@ -136,7 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "whole-history fit on duplicate pairs) with its 95% interval, the "
                        "likelihood that each bot is stronger than the next, every gap "
                        "with its margin and LOS, a gauntlet's SPRT, and the running Elo "
-                       "(game by game in schedule order). Works while the ladder runs.")
+                       "(game by game in schedule order). Works while the ladder runs.",
+                       epilog=exit_status_help("the standings were printed"))
     s.add_argument("ladder", metavar="LADDER", help=_LADDER_HELP)
     s.add_argument("--json", action="store_true",
                    help="print JSON (ratings, intervals, gaps, SPRT, LOS matrix, crosstable)")
@@ -144,7 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     g = sub.add_parser("games", help="list stored games",
                        description="Stored games in schedule order, with seats, score and "
-                       "faults. Replay one with 'arena replay DATABASE GAME_ID'.")
+                       "faults. Replay one with 'arena replay DATABASE GAME_ID'.",
+                       epilog=exit_status_help("the games were listed"))
     g.add_argument("ladder", metavar="LADDER", help=_LADDER_HELP)
     g.add_argument("--bot", default=None, metavar="NAME",
                    help="only games of this bot (a name covers all its versions)")
@@ -159,7 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "superiority, the crosstable, and per bot: make %, euchred %, "
                         "march %, alone success, faults and decision times. --html writes "
                         "it as one self-contained page with charts, --json and --csv as "
-                        "data.")
+                        "data.",
+                        epilog=exit_status_help("the report was printed or written"))
     rp.add_argument("ladder", metavar="LADDER", help=_LADDER_HELP)
     rp.add_argument("--html", type=Path, default=None, metavar="OUT.html",
                     help="write one self-contained page (no network): each bot's rating "
@@ -181,6 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
         f"--wait seconds (default {WATCH_WAIT:g}), saying so. Watching never slows the games: "
         "the run writes each game in progress to a file beside its database "
         "(NAME-live/, removed as each game ends) and this only reads them.",
+        epilog=exit_status_help("watched until nothing more was played, or stopped by "
+                                "Ctrl-C", no="nothing to watch", stopped=None),
     )
     w.add_argument("ladder", metavar="LADDER.toml",
                    help="the ladder file of the running ladder (its database is found from it)")
@@ -194,19 +209,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    try:
-        return _dispatch(parser, args)
-    except BrokenPipeError:
-        return reader_gone()
-    except sqlite3.Error as e:  # storing a finished game failed: the run stopped at once
-        print(f"ladder: database error: {e}; every game committed before it is stored",
-              file=sys.stderr)
-        return 1
+    return run_command("ladder", lambda: _dispatch(parser, args), interrupted=_INTERRUPTED)
+
+
+_INTERRUPTED = ("interrupted; every finished game is stored and every bot process "
+                "stopped. Run the same command again to go on.")
 
 
 def _say_interrupted() -> None:
-    print("ladder: interrupted; every finished game is stored and every bot process "
-          "stopped. Run the same command again to go on.", file=sys.stderr)
+    print(f"ladder: {_INTERRUPTED}", file=sys.stderr)
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -223,15 +234,13 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return cmd_report(args)
         if args.command == "watch":
             return cmd_watch(args)
-    except (ConfigError, RuleSetError) as e:
-        print(f"ladder: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        _say_interrupted()
-        return EXIT_INTERRUPTED
-    except sqlite3.Error as e:
-        print(f"ladder: database error: {e}", file=sys.stderr)
-        return 1
+    except sqlite3.Error as e:  # a full disk, a broken file: said as its kind, in one line
+        kind = kind_of(e)
+        if kind is Kind.BUG:
+            raise
+        kept = ("; every game committed before it is stored"  # the run stopped at once
+                if args.command in ("run", "demo") else "")
+        raise KINDS[kind](f"database error: {e}{kept}") from e
     parser.error(f"unknown command {args.command}")
     return EXIT_USAGE  # pragma: no cover
 
@@ -532,8 +541,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
             try:
                 paths = write_csv(args.csv, report_tables(st, stats, curve))
-            except OSError as e:
-                raise ConfigError(f"{args.csv}: cannot write the CSV files: {e}") from None
+            except OSError as e:  # bad input for a path, the machine for a full disk
+                raise KINDS[kind_of(e)](f"{args.csv}: cannot write the CSV files: {e}") from None
             print(f"wrote {len(paths)} tables to {args.csv}: "
                   f"{', '.join(p.name for p in paths)}", file=sys.stderr)
         if args.html is not None:
@@ -543,8 +552,8 @@ def cmd_report(args: argparse.Namespace) -> int:
             page = render_report(name, st, stats, curve, caption=plain_caption(st))
             try:
                 args.html.write_text(page, encoding="utf-8")
-            except OSError as e:
-                raise ConfigError(f"{args.html}: cannot write the page: {e}") from None
+            except OSError as e:  # bad input for a path, the machine for a full disk
+                raise KINDS[kind_of(e)](f"{args.html}: cannot write the page: {e}") from None
             print(f"wrote {args.html}", file=sys.stderr)
         if not (args.json or wants_files):
             _print_report(store, st, stats, rows, args.ladder)

@@ -30,7 +30,7 @@ from typing import Any
 
 from arena import __version__, records
 from arena.deals import key_from_seed, new_key
-from arena.errors import ConfigError
+from arena.errors import BadInput, Kind, MachineError, kind_of
 from arena.gamelog import GameLog, SeatBot
 from arena.manifest import BotManifest, changed_files
 from arena.plan import PlannedGame
@@ -191,9 +191,20 @@ _STAT_COLUMNS = (
 _STAT_FIELDS = {"won": "wins", "alone_calls": "alone_makers"}
 
 
-class StoreError(ConfigError):
+class StoreError(BadInput):
     """The database cannot be used as asked (locked by another run, other settings, a bot
-    changed...); the message says what to do."""
+    changed, not a ladder database...); the message says what to do."""
+
+
+class StoreDiskError(MachineError):
+    """The disk failed the database (full, read-only, an I/O error): the file may be fine,
+    the machine is not."""
+
+
+def unreadable(path: Path, e: sqlite3.Error) -> StoreError | StoreDiskError:
+    """The error for a database SQLite could not read: the disk's, or the file's."""
+    message = f"{path}: cannot read the ladder database: {e}"
+    return StoreDiskError(message) if kind_of(e) is Kind.MACHINE else StoreError(message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +298,7 @@ class Store:
                 _check_schema(conn, path)
             except sqlite3.Error as e:
                 conn.close()
-                raise StoreError(f"{path}: cannot read the ladder database: {e}") from None
+                raise unreadable(path, e) from None
             return cls(conn, path, None)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = _lock(path)
@@ -681,7 +692,7 @@ def get_replay(path: Path, game_id: str) -> bytes | None:
             row = store.conn.execute("SELECT record FROM games WHERE game_id = ?",
                                      (game_id,)).fetchone()
         except sqlite3.Error as e:
-            raise StoreError(f"{path}: cannot read the ladder database: {e}") from None
+            raise unreadable(path, e) from None
     return None if row is None else row[0]
 
 
@@ -692,7 +703,7 @@ def iter_replays(path: Path) -> Iterator[tuple[str, bytes]]:
         try:
             yield from store.conn.execute("SELECT game_id, record FROM games ORDER BY seq, game_id")
         except sqlite3.Error as e:
-            raise StoreError(f"{path}: cannot read the ladder database: {e}") from None
+            raise unreadable(path, e) from None
 
 
 def is_database(path: Path) -> bool:

@@ -1,5 +1,6 @@
 """What both command lines promise in their --help: every positional argument says what
-goes there, options both have are spelled alike, and --rules offers one list."""
+goes there, options both have are spelled alike, --rules offers one list, and every
+command says its exit statuses, those of arena.errors."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from arena.check_rules import NAMED_RULES
 from arena.cli import build_parser as arena_parser
+from arena.errors import EXIT_INTERRUPTED, Kind
 from ladder.cli import build_parser as ladder_parser
 
 
@@ -53,3 +55,16 @@ def test_match_and_check_bot_offer_the_same_rule_sets():
     assert {"32-card", "33-card", "standard", "six-player"} <= set(NAMED_RULES)
     args = arena_parser().parse_args(["match", "a", "b", "--rules", "33-card"])
     assert args.rules == "33-card"
+
+
+@pytest.mark.parametrize(("command", "parser"), [
+    pytest.param(c, p, id=c) for c, p in [*_commands(), ("arena", arena_parser()),
+                                           ("ladder", ladder_parser())]])
+def test_every_command_says_its_exit_statuses(command, parser):
+    epilog = parser.epilog or ""
+    assert "Exit status: 0 " in epilog, command
+    for kind in Kind:  # each kind's status and meaning, as arena.errors writes them
+        assert f"; {kind.status} {kind.means}" in epilog, (command, kind)
+    assert "Exit status:" in parser.format_help()
+    if "watch" not in command:  # a watcher takes Ctrl-C as its end, status 0
+        assert f"{EXIT_INTERRUPTED} stopped by Ctrl-C" in epilog, command

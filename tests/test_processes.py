@@ -28,9 +28,9 @@ from typing import NamedTuple
 import pytest
 import trio
 
+from arena.errors import ArenaBug
 from arena.processes import (
     BotProcess,
-    BotProcessError,
     BotStartError,
     LaunchSpec,
     helper_pids,
@@ -307,7 +307,7 @@ def test_bad_arguments_fail_before_anything_starts(tmp_path: Path, mark: str) ->
                     transport="carrier-pigeon",  # type: ignore[arg-type]
                 )
             assert live_children() == set()
-        with pytest.raises(BotProcessError, match="closed"):
+        with pytest.raises(ArenaBug, match="closed"):  # the caller's bug
             await pool.start(make_spec("listener.py", mark), log_path=tmp_path / "x.log")
 
     trio.run(main)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.errors import ConfigError
+from arena.errors import ConfigError, MachineError
 from arena.manifest import load_manifest
 from arena.ray_executor import _mismatch
 from ladder.store import Store
@@ -216,7 +216,7 @@ def test_a_worker_that_cannot_start_stops_the_run_with_a_message(tmp_path):
                                  transport="unix", startup_timeout=10.0, grace=2.0,
                                  sandbox=False, caps=DEFAULT_CAPS, fresh_processes=False)
     done: list[object] = []
-    with pytest.raises(ConfigError, match=r"worker 0 could not start: .*cannot write bot logs"):
+    with pytest.raises(MachineError, match=r"worker 0 could not start: .*cannot write bot logs"):
         trio.run(lambda: run_games_on_ray(
             iter(()), settings=settings, concurrency=1, executor=Executor("ray"),
             on_done=lambda spec, log: done.append(log), notice=lambda line: None))

@@ -34,11 +34,13 @@ from arena.core.hand import HandResult, Phase, Trick
 from arena.core.rules import FirstLead, LoneDefender, RuleSet, WhoMayGoAlone
 from arena.core.scoring import Outcome, Score
 from arena.core.view import SeatView, TrickView
+from arena.errors import BotError
 from arena.wire.gen.euchre.v1 import types_pb2 as pb
 
 
-class MalformedMessage(ValueError):
-    """A message from a bot that does not decode to a domain value."""
+class MalformedMessage(BotError, ValueError):
+    """A message from a bot that does not decode to a domain value (a record that does
+    not is a RecordError: arena.records says so)."""
 
 
 # --- cards and suits -------------------------------------------------------------
