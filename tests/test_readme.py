@@ -100,3 +100,17 @@ def test_the_prior_paragraph_states_what_bench_prior_prints():
     assert drawn.mean > 5 * drawn.stderr and abs(plain.mean) < 2 * plain.stderr
     assert f"the copy is rated {drawn.mean:.1f} Elo below the challenger" in paragraph
     assert f"and {abs(plain.mean):.0f} with `--prior 0`" in paragraph
+
+
+def test_the_exit_status_table_is_arena_errors():
+    """The README's table of exit statuses says each kind's status and meaning as
+    arena/errors.py writes them (which every command's --help prints)."""
+    from arena.errors import EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TERMINATED, Kind
+
+    section = README.split("### Exit status", 1)[1].split("\n#", 1)[0]
+    rows = {line.split("|")[1].strip(): line.split("|")[2].strip()
+            for line in section.splitlines() if re.match(r"\| \d", line)}
+    assert set(rows) == {str(EXIT_OK), str(EXIT_NO), *(str(k.status) for k in Kind),
+                         f"{EXIT_INTERRUPTED}, {EXIT_TERMINATED}"}
+    for kind in Kind:
+        assert rows[str(kind.status)].startswith(kind.means.split(" (")[0]), kind
