@@ -11,6 +11,12 @@ readers (`ladder standings` while a ladder runs) never wait, thanks to WAL.
 Bots are versioned: each (name, digest of its manifest and files) gets a version number,
 and a version other than the first is rated as "name@vN". Stored games are never
 re-attributed, so changing a bot cannot silently mix its old games with the new.
+
+A database an older arena wrote is read as it is (READABLE_VERSIONS), and upgraded by a
+writer when it opens it: one step at a time, each in its own transaction with its
+user_version, so a stopped upgrade leaves a database at some version's schema, never
+between two. The steps are the ones written for each version (ladder.migrations), never
+worked out from the current schema.
 """
 
 from __future__ import annotations
@@ -19,11 +25,10 @@ import contextlib
 import fcntl
 import json
 import os
-import re
 import socket
 import sqlite3
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -35,153 +40,14 @@ from arena.gamelog import GameLog, SeatBot
 from arena.manifest import BotManifest, changed_files
 from arena.plan import PlannedGame
 from arena.stats import BotStats, collect_stats
+from ladder import migrations
 
-SCHEMA_VERSION = 6
-"""3: a game may be drawn (league play of a fixed number of hands): winning_team NULL,
-score_a 0.5. 4: the sprt table of a gauntlet's decided test. 5: a bot version's files,
-each with its digest, so that a changed bot's message can name what changed. 6: a game
-may end stalled (outcome 'stalled', a draw: hands thrown in without end)."""
+SCHEMA_VERSION = migrations.CURRENT
+"""The version this arena creates and upgrades to. ladder.migrations holds every version's
+schema, the current one documented column by column, and the steps between them."""
 READABLE_VERSIONS = (2, 3, 4, 5, 6)
-"""Older versions hold no draw and no decided test: readers take them as they are, and a
-writer upgrades one when it opens it (MIGRATIONS)."""
-
-SCHEMA = """
--- Euchre Arena ladder database, schema version 6 (PRAGMA user_version).
-
--- One row: the ladder and the settings every stored game was played under. A run whose
--- settings differ (seed, rules, duplicate, time control, fault policy) is refused.
-CREATE TABLE ladder (
-    id          INTEGER PRIMARY KEY CHECK (id = 1),
-    name        TEXT    NOT NULL,
-    settings    TEXT    NOT NULL,   -- JSON, as LadderConfig.settings()
-    created_ms  INTEGER NOT NULL,   -- Unix time in milliseconds
-    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.deals):
-                                    -- random, or derived from the file's seed
-);
-
--- A bot version: the ladder's name for a bot and the digest of its manifest and files.
--- The first version of a name is rated as the name itself, later ones as "name@vN".
-CREATE TABLE bots (
-    id          INTEGER PRIMARY KEY,
-    name        TEXT    NOT NULL,   -- the name in the ladder file
-    version     INTEGER NOT NULL,   -- 1, 2, ... in order of first appearance
-    label       TEXT    NOT NULL UNIQUE,  -- what standings and game records call it
-    digest      TEXT    NOT NULL,   -- BotManifest.digest
-    manifest_version TEXT NOT NULL, -- the manifest's own version string
-    source      TEXT    NOT NULL,   -- manifest path, or the address of a remote bot
-    added_ms    INTEGER NOT NULL,
-    files       TEXT,               -- JSON {path: digest}: BotManifest.file_digests
-                                    -- (NULL for versions stored before schema 5)
-    UNIQUE (name, version),
-    UNIQUE (name, digest)
-);
-
--- Each `ladder run`. 'interrupted': stopped by Ctrl-C, SIGTERM or an error; 'killed': it
--- ended without a word (kill -9, a crash, a power cut), as found by the next run. Either
--- way every game it finished is stored.
-CREATE TABLE runs (
-    id          INTEGER PRIMARY KEY,
-    started_ms  INTEGER NOT NULL,
-    finished_ms INTEGER,
-    status      TEXT    NOT NULL
-                CHECK (status IN ('running', 'complete', 'interrupted', 'killed')),
-    planned     INTEGER NOT NULL,   -- games in the plan
-    to_play     INTEGER NOT NULL,   -- of which not yet stored when the run started
-    played      INTEGER NOT NULL DEFAULT 0,
-    concurrency INTEGER NOT NULL,
-    arena_version TEXT  NOT NULL,
-    host        TEXT    NOT NULL,
-    pid         INTEGER NOT NULL
-);
-
--- One finished game: its place in the schedule, its result, and its full record.
-CREATE TABLE games (
-    id          INTEGER PRIMARY KEY,
-    game_id     TEXT    NOT NULL UNIQUE,  -- "A~B~00012": a game is stored at most once
-    seq         INTEGER NOT NULL,   -- place in the schedule: Elo is replayed in this order
-    bot_a       INTEGER NOT NULL REFERENCES bots (id),  -- name-sorted first of the pairing
-    bot_b       INTEGER NOT NULL REFERENCES bots (id),
-    number      INTEGER NOT NULL,   -- the game's number within its pairing
-    deal        INTEGER NOT NULL,   -- duplicate mode: the two games of a deal share it
-    seed        INTEGER NOT NULL,   -- the deal seed (with the rules it fixes every card)
-    first_dealer INTEGER NOT NULL,
-    a_team      INTEGER NOT NULL CHECK (a_team IN (0, 1)),  -- bot_a's seats: those of this parity
-    seats       TEXT    NOT NULL,   -- the bots by seat, comma-separated labels
-    outcome     TEXT    NOT NULL CHECK (outcome IN ('completed', 'forfeit', 'stalled')),
-    winning_team INTEGER CHECK (winning_team IN (0, 1)),  -- NULL: a draw
-    score_a     REAL    NOT NULL CHECK (score_a IN (0, 0.5, 1)),  -- 1: bot_a's team won
-    points_a    INTEGER NOT NULL,   -- final game score of bot_a's team
-    points_b    INTEGER NOT NULL,
-    hands       INTEGER NOT NULL,
-    faults      INTEGER NOT NULL,   -- all faults in the game
-    faults_a    INTEGER NOT NULL,   -- of which bot_a's
-    faults_b    INTEGER NOT NULL,
-    fault_kinds TEXT    NOT NULL,   -- e.g. "timeout" or "crashed,timeout"; '' when none
-    started_ms  INTEGER NOT NULL,
-    finished_ms INTEGER NOT NULL,
-    run         INTEGER NOT NULL REFERENCES runs (id),
-    sandboxed   INTEGER NOT NULL CHECK (sandboxed IN (0, 1)),  -- 0: a seat ran unsealed
-    record      BLOB    NOT NULL    -- euchre.v1.GameRecord (proto/euchre/v1/record.proto)
-);
-CREATE INDEX games_by_seq ON games (seq, game_id);
-
--- One bot's figures in one game, as arena.stats counts them from the record (a bot holds
--- both seats of its team). Sums over games give the report's per-bot figures.
-CREATE TABLE game_bots (
-    game        INTEGER NOT NULL REFERENCES games (id),
-    bot         INTEGER NOT NULL REFERENCES bots (id),
-    team        INTEGER NOT NULL,
-    won         INTEGER NOT NULL,
-    points      INTEGER NOT NULL,
-    hands       INTEGER NOT NULL,
-    calls       INTEGER NOT NULL,   -- hands in which it made trump
-    makes       INTEGER NOT NULL,   -- ... and took 3 tricks or more
-    marches     INTEGER NOT NULL,   -- ... and took all 5
-    euchred     INTEGER NOT NULL,   -- ... and was euchred
-    euchres     INTEGER NOT NULL,   -- opponents' calls it euchred
-    alone       INTEGER NOT NULL,   -- lone hands it played, either side
-    alone_calls INTEGER NOT NULL,   -- lone hands on the makers' side
-    alone_marches INTEGER NOT NULL, -- ... that took all 5 tricks
-    faults      INTEGER NOT NULL,
-    decisions   INTEGER NOT NULL,   -- decisions it made (substituted ones excluded)
-    think_us_total INTEGER NOT NULL,
-    think_us_max INTEGER NOT NULL,
-    fault_kinds TEXT    NOT NULL,   -- JSON object: kind -> count
-    PRIMARY KEY (game, bot)
-);
-
--- Rating history: standings as they stood at checkpoints of each run and at its end.
-CREATE TABLE rating_history (
-    id          INTEGER PRIMARY KEY,
-    run         INTEGER NOT NULL REFERENCES runs (id),
-    taken_ms    INTEGER NOT NULL,
-    games       INTEGER NOT NULL,   -- games stored when taken
-    bot         INTEGER NOT NULL REFERENCES bots (id),
-    elo         REAL    NOT NULL,   -- game-by-game Elo, in schedule order
-    rating      REAL,               -- maximum-likelihood rating; NULL when not estimable
-    low         REAL,               -- its 95% confidence interval
-    high        REAL
-);
-CREATE INDEX rating_history_by_run ON rating_history (run, taken_ms);
-""" + """
--- A gauntlet's SPRT once a run has decided it ([sprt] in the ladder file): frozen, so that
--- games stored after the decision (in flight when it was made) and a later --games never
--- reopen it. One row per challenger label: a new version of the challenger is a new test.
-CREATE TABLE sprt (
-    challenger  TEXT    PRIMARY KEY,  -- its label
-    settings    TEXT    NOT NULL,   -- JSON: elo0, elo1, alpha, beta, model
-    result      TEXT    NOT NULL CHECK (result IN ('H0', 'H1')),
-    llr         REAL    NOT NULL,
-    lower       REAL    NOT NULL,   -- the bounds the LLR left
-    upper       REAL    NOT NULL,
-    units       INTEGER NOT NULL,   -- pairs (games without duplicate) the test counted
-    games       INTEGER NOT NULL,   -- the schedule's first this many games held them all
-    decided_ms  INTEGER NOT NULL,
-    run         INTEGER NOT NULL REFERENCES runs (id)
-);
-"""
-
-_SPRT_TABLE = SCHEMA[SCHEMA.index("\n-- A gauntlet's SPRT"):]
+"""Older versions hold no draw, no decided test, no list of a bot's files and no stalled
+game: readers take them as they are, and a writer upgrades one when it opens it."""
 
 # Columns of game_bots filled from arena.stats.BotStats (same names, except alone_calls).
 _STAT_COLUMNS = (
@@ -314,14 +180,7 @@ class Store:
             fd = new_fd
         try:
             conn = _connect(path)
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0:
-                conn.executescript(
-                    f"BEGIN; {SCHEMA}; PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-                )
-            while version in MIGRATIONS:
-                MIGRATIONS[version](conn)
-                version += 1
+            _create_or_upgrade(conn)
             _check_schema(conn, path, (SCHEMA_VERSION,))
         except BaseException:
             os.close(fd)
@@ -724,67 +583,55 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _rebuild_games(conn: sqlite3.Connection, version: int) -> None:
-    """The games table made anew with the schema's CHECKs, which SQLite cannot change in
-    place: rebuilt as its documentation says (foreign keys off, copy, swap, check), in
-    one transaction, so an interrupted upgrade leaves the older version as it was."""
-    games = re.search(r"CREATE TABLE games \(.*?\n\);", SCHEMA, flags=re.S)
-    assert games is not None  # the schema above holds it
-    conn.execute("PRAGMA foreign_keys = OFF")
+def _user_version(conn: sqlite3.Connection) -> int:
+    cur = conn.cursor()
+    cur.row_factory = sqlite3.Row
+    version: int = cur.execute("PRAGMA user_version").fetchone()["user_version"]
+    return version
+
+
+def _create_or_upgrade(conn: sqlite3.Connection) -> None:
+    """A new database gets the current version's schema; an older one each step from its
+    version on (ladder.migrations), in one transaction a step. Any other version is left
+    as it is, for _check_schema to refuse."""
+    version = _user_version(conn)
+    if version == 0:
+        _apply(conn, migrations.SCHEMAS[SCHEMA_VERSION], SCHEMA_VERSION)
+    while version in migrations.STEPS:
+        step = migrations.STEPS[version]
+        _apply(conn, step.script, step.version, rebuilds=step.rebuilds)
+        version = step.version
+
+
+def _apply(conn: sqlite3.Connection, script: str, version: int, *, rebuilds: bool = False
+           ) -> None:
+    """Runs `script` and sets user_version to `version` in one transaction, so an
+    interrupted upgrade leaves the version before it as it was. A script that makes a
+    table anew runs as SQLite's documentation says (foreign keys off, copy, swap, check):
+    a broken reference rolls it back."""
+    if rebuilds:
+        conn.execute("PRAGMA foreign_keys = OFF")  # a no-op inside a transaction
     try:
-        conn.executescript(
-            "BEGIN; "
-            + games.group(0).replace("CREATE TABLE games (", "CREATE TABLE games_new (")
-            + " INSERT INTO games_new SELECT * FROM games;"
-            " DROP TABLE games;"
-            " ALTER TABLE games_new RENAME TO games;"
-            " CREATE INDEX games_by_seq ON games (seq, game_id);"
-            f" PRAGMA user_version = {version};"
-        )
-        if conn.execute("PRAGMA foreign_key_check").fetchall():
-            conn.execute("ROLLBACK")
+        # The script opens the transaction itself: executescript commits any pending one
+        # before it starts.
+        conn.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {version};")
+        if rebuilds and conn.execute("PRAGMA foreign_key_check").fetchall():
             raise StoreError(f"the upgrade to schema version {version} broke a reference; "
                              "left as it was")
         conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
     finally:
-        conn.execute("PRAGMA foreign_keys = ON")
-
-
-def _upgrade_2_to_3(conn: sqlite3.Connection) -> None:
-    """Version 3 lets a game be drawn (winning_team NULL, score_a 0.5)."""
-    _rebuild_games(conn, 3)
-
-
-def _upgrade_3_to_4(conn: sqlite3.Connection) -> None:
-    """Version 4 adds the table of decided SPRTs."""
-    conn.executescript(f"BEGIN; {_SPRT_TABLE}; PRAGMA user_version = 4; COMMIT;")
-
-
-def _upgrade_4_to_5(conn: sqlite3.Connection) -> None:
-    """Version 5 lists each bot version's files (NULL for the versions already there)."""
-    conn.executescript("BEGIN; ALTER TABLE bots ADD COLUMN files TEXT; "
-                       "PRAGMA user_version = 5; COMMIT;")
-
-
-def _upgrade_5_to_6(conn: sqlite3.Connection) -> None:
-    """Version 6 lets a game end stalled (outcome 'stalled', a draw)."""
-    _rebuild_games(conn, 6)
-
-
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
-    2: _upgrade_2_to_3,
-    3: _upgrade_3_to_4,
-    4: _upgrade_4_to_5,
-    5: _upgrade_5_to_6,
-}
-"""From a version to the next: what a writer runs on an older database, in one
-transaction each."""
+        if rebuilds:
+            conn.execute("PRAGMA foreign_keys = ON")
 
 
 def _check_schema(conn: sqlite3.Connection, path: Path,
-                  versions: tuple[int, ...] = READABLE_VERSIONS) -> None:
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version not in versions:
+                  versions: tuple[int, ...] | None = None) -> None:
+    version = _user_version(conn)
+    if version not in (READABLE_VERSIONS if versions is None else versions):
         conn.close()
         raise StoreError(
             f"{path}: ladder database schema version {version}; this arena reads version "

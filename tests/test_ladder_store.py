@@ -5,7 +5,6 @@ standings that do not depend on the order games finished in."""
 from __future__ import annotations
 
 import random
-import re
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -18,6 +17,7 @@ from arena.faults import Fault, FaultKind
 from arena.gamelog import GameEnd, GameLog, SeatBot
 from arena.manifest import BotManifest
 from arena.plan import PlannedGame
+from ladder import migrations
 from ladder.config import ROUND_ROBIN
 from ladder.pairs import pair_units
 from ladder.ratings import EloTable, fit_ratings
@@ -66,39 +66,31 @@ def test_schema_is_created_with_its_version_and_wal(tmp_path):
 
 
 def test_a_version_2_database_is_read_as_is_and_upgraded_by_a_writer(tmp_path):
-    from ladder.store import MIGRATIONS
-
     path = tmp_path / "old.sqlite"
-    conn = sqlite3.connect(path)
-    conn.executescript(f"BEGIN; {schema_v2()}; PRAGMA user_version = 2; COMMIT;")
-    conn.close()
+    old_database(path, 2)
     with Store.open(path) as reader:  # a reader changes nothing and sees no decision
         assert reader.sprt_decision("alpha") is None
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
     with Store.open(path, write=True) as writer:
         assert writer.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
         assert writer.sprt_decision("alpha") is None
-    assert {2, 3, 4} <= set(MIGRATIONS)
+    assert set(migrations.STEPS) == {2, 3, 4, 5}
 
 
-def schema_v2() -> str:
-    """The schema as version 2 had it: no sprt table, no room for a drawn game, and no
-    list of a bot's files."""
-    from ladder.store import SCHEMA
-
-    files = re.search(r"\n    files  .*?\n(?=    UNIQUE)", SCHEMA, flags=re.S)
-    assert files is not None
-    v2 = SCHEMA[:SCHEMA.index("-- A gauntlet's SPRT")].replace(files.group(0), "\n").replace(
-        "winning_team INTEGER CHECK (winning_team IN (0, 1)),",
-        "winning_team INTEGER NOT NULL CHECK (winning_team IN (0, 1)),",
-    ).replace("CHECK (score_a IN (0, 0.5, 1))", "CHECK (score_a IN (0, 1))").replace(
-        STALLED_CHECK, V5_CHECK)
-    assert "CHECK (score_a IN (0, 1))" in v2 and "winning_team INTEGER NOT NULL" in v2
-    return v2
-
-
-STALLED_CHECK = "CHECK (outcome IN ('completed', 'forfeit', 'stalled'))"
-V5_CHECK = "CHECK (outcome IN ('completed', 'forfeit'))"
+def old_database(path: Path, version: int, rows_of: Path | None = None) -> None:
+    """A database created by `version`'s own schema (ladder.migrations, as that version
+    wrote it), holding the rows of the database `rows_of` in the columns it has. (Databases
+    written by the old arenas themselves: tests/test_ladder_migrations.py.)"""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.executescript(f"BEGIN; {migrations.SCHEMAS[version]}; "
+                       f"PRAGMA user_version = {version}; COMMIT;")
+    if rows_of is not None:
+        conn.execute("ATTACH DATABASE ? AS new", (str(rows_of),))
+        for table in ("ladder", "bots", "runs", "games", "game_bots", "rating_history"):
+            cols = ", ".join(r[1] for r in conn.execute(f"PRAGMA main.table_info({table})"))
+            conn.execute(f"INSERT INTO main.{table} ({cols}) SELECT {cols} FROM new.{table}")
+        conn.execute("DETACH DATABASE new")
+    conn.close()
 
 
 def test_a_game_is_stored_once_with_its_record(tmp_path):
@@ -391,20 +383,10 @@ def one_game_stored(tmp_path: Path):
 
 def test_a_version_2_database_is_upgraded_keeping_its_games(tmp_path):
     """Version 2 could not hold a draw; opening it with this arena upgrades it in place."""
-    import ladder.store as store_module
-
     ids, games = one_game_stored(tmp_path)
-    v2_schema = schema_v2()
-    assert v2_schema != store_module.SCHEMA
     old = tmp_path / "old.sqlite"
-    conn = sqlite3.connect(old, isolation_level=None)
-    conn.executescript(f"BEGIN; {v2_schema}; PRAGMA user_version = 2; COMMIT;")
-    conn.execute(f"ATTACH DATABASE '{tmp_path / 'l.sqlite'}' AS new")
-    for table in ("ladder", "runs", "games", "game_bots", "rating_history"):
-        conn.execute(f"INSERT INTO main.{table} SELECT * FROM new.{table}")
-    conn.execute("INSERT INTO main.bots SELECT id, name, version, label, digest, "
-                 "manifest_version, source, added_ms FROM new.bots")
-    conn.execute("DETACH DATABASE new")
+    old_database(old, 2, rows_of=tmp_path / "l.sqlite")
+    conn = sqlite3.connect(old)
     with pytest.raises(sqlite3.IntegrityError):  # version 2 refuses a draw
         conn.execute("UPDATE games SET winning_team = NULL, score_a = 0.5")
     conn.close()
@@ -433,18 +415,10 @@ def stalled_log(game: PlannedGame) -> GameLog:
 def test_a_version_5_database_is_upgraded_to_hold_a_stalled_game(tmp_path):
     """Version 5's games could only be completed or forfeited; a writer rebuilds the table
     with the wider CHECK, keeping every row."""
-    from ladder.store import SCHEMA
-
     ids, games = one_game_stored(tmp_path)
-    assert STALLED_CHECK in SCHEMA
     old = tmp_path / "v5.sqlite"
-    conn = sqlite3.connect(old, isolation_level=None)
-    conn.executescript(f"BEGIN; {SCHEMA.replace(STALLED_CHECK, V5_CHECK)}; "
-                       "PRAGMA user_version = 5; COMMIT;")
-    conn.execute(f"ATTACH DATABASE '{tmp_path / 'l.sqlite'}' AS new")
-    for table in ("ladder", "bots", "runs", "games", "game_bots", "rating_history"):
-        conn.execute(f"INSERT INTO main.{table} SELECT * FROM new.{table}")
-    conn.execute("DETACH DATABASE new")
+    old_database(old, 5, rows_of=tmp_path / "l.sqlite")
+    conn = sqlite3.connect(old)
     with pytest.raises(sqlite3.IntegrityError):  # version 5 refuses a stalled game
         conn.execute("UPDATE games SET outcome = 'stalled'")
     conn.close()
