@@ -16,7 +16,9 @@ A database an older arena wrote is read as it is (READABLE_VERSIONS), and upgrad
 writer when it opens it: one step at a time, each in its own transaction with its
 user_version, so a stopped upgrade leaves a database at some version's schema, never
 between two. The steps are the ones written for each version (ladder.migrations), never
-worked out from the current schema.
+worked out from the current schema. Rows are read and written by column name, never by
+their place in the table, so a column a later version adds, wherever it stands in a new
+database or last in an upgraded one, changes no query.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import socket
 import sqlite3
 import time
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +57,8 @@ _STAT_COLUMNS = (
     "alone_calls", "alone_marches", "faults", "decisions", "think_us_total", "think_us_max",
 )
 _STAT_FIELDS = {"won": "wins", "alone_calls": "alone_makers"}
+_RUN_COLUMNS = ("id", "started_ms", "finished_ms", "status", "planned", "to_play", "played",
+                "concurrency")
 
 
 class StoreError(BadInput):
@@ -84,7 +88,9 @@ class BotVersion:
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    """A stored game without its record: what standings and listings need."""
+    """A stored game without its record: what standings and listings need. Each field is
+    the games column of its name (bot_a and bot_b as the bots' labels), read by that name:
+    a column added to the table, or the table rebuilt in another order, changes nothing."""
 
     id: int
     game_id: str
@@ -115,20 +121,31 @@ class GameRow:
     """Every seat was sealed; False: a bot could have seen hidden cards."""
 
 
-_GAME_ROW_SQL = """
-SELECT g.id, g.game_id, g.seq, a.label, b.label, g.number, g.deal, g.seed, g.first_dealer,
-       g.a_team, g.seats, g.outcome, g.winning_team, g.score_a, g.points_a, g.points_b,
-       g.hands, g.faults, g.faults_a, g.faults_b, g.fault_kinds, g.started_ms, g.finished_ms, g.run,
-       g.sandboxed
-FROM games g JOIN bots a ON a.id = g.bot_a JOIN bots b ON b.id = g.bot_b
-"""
+_GAME_FIELDS = tuple(f.name for f in fields(GameRow))
+_GAME_ROW_SQL = (
+    "SELECT "
+    + ", ".join({"bot_a": "a.label", "bot_b": "b.label"}.get(f, f"g.{f}") + f" AS {f}"
+                for f in _GAME_FIELDS)
+    + " FROM games g JOIN bots a ON a.id = g.bot_a JOIN bots b ON b.id = g.bot_b"
+)
 
 
-def _game_row(row: Sequence[Any]) -> GameRow:
-    values = list(row)
-    values[10] = tuple(values[10].split(","))
-    values[24] = bool(values[24])
-    return GameRow(*values)
+def _game_row(row: Mapping[str, Any] | sqlite3.Row) -> GameRow:
+    values = {f: row[f] for f in _GAME_FIELDS}
+    values["seats"] = tuple(values["seats"].split(","))
+    values["sandboxed"] = bool(values["sandboxed"])
+    return GameRow(**values)
+
+
+def _bot_version(row: Mapping[str, Any] | sqlite3.Row) -> BotVersion:
+    return BotVersion(id=row["id"], name=row["name"], version=row["version"],
+                      label=row["label"], digest=row["digest"])
+
+
+def _insert(table: str, row: Mapping[str, Any]) -> str:
+    """INSERT INTO table (each column of `row`) VALUES (:each, :column): every value goes
+    to its column by name, never by its place in a list."""
+    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join(':' + c for c in row)})"
 
 
 def _now_ms() -> int:
@@ -201,20 +218,27 @@ class Store:
 
     # --- the ladder and its bots --------------------------------------------------------
 
+    def _rows(self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()) -> sqlite3.Cursor:
+        """The rows of a query, each read by column name (sqlite3.Row). The connection's
+        own rows stay plain tuples for whoever uses it directly."""
+        cur = self.conn.cursor()
+        cur.row_factory = sqlite3.Row
+        return cur.execute(sql, args)
+
     def ladder_name(self) -> str | None:
-        row = self.conn.execute("SELECT name FROM ladder").fetchone()
-        return row[0] if row else None
+        row = self._rows("SELECT name FROM ladder").fetchone()
+        return row["name"] if row else None
 
     def settings(self) -> dict[str, Any] | None:
-        row = self.conn.execute("SELECT settings FROM ladder").fetchone()
-        return json.loads(row[0]) if row else None
+        row = self._rows("SELECT settings FROM ladder").fetchone()
+        return json.loads(row["settings"]) if row else None
 
     def deal_key(self) -> bytes:
         """The ladder's secret deal key (set by bind_settings)."""
-        row = self.conn.execute("SELECT deal_key FROM ladder").fetchone()
+        row = self._rows("SELECT deal_key FROM ladder").fetchone()
         if row is None:
             raise StoreError(f"{self.path}: the ladder has not been set up (no deal key)")
-        return bytes(row[0])
+        return bytes(row["deal_key"])
 
     def bind_settings(self, name: str, settings: Mapping[str, Any]) -> bytes:
         """Records the settings of a new database, or refuses settings that differ from
@@ -235,14 +259,14 @@ class Store:
         with self._transaction():
             # A stored key stays unless the database holds no game yet: then the settings
             # (a new seed) decide, as they would for a new database.
+            row = {"id": 1, "name": name, "settings": json.dumps(settings, sort_keys=True),
+                   "created_ms": _now_ms(), "deal_key": key}
             self.conn.execute(
-                "INSERT INTO ladder (id, name, settings, created_ms, deal_key) "
-                "VALUES (1, ?, ?, ?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
-                "settings = excluded.settings, deal_key = CASE "
+                _insert("ladder", row) + " ON CONFLICT (id) DO UPDATE SET "
+                "name = excluded.name, settings = excluded.settings, deal_key = CASE "
                 "WHEN (SELECT count(*) FROM games) = 0 THEN excluded.deal_key "
                 "ELSE ladder.deal_key END",
-                (name, json.dumps(settings, sort_keys=True), _now_ms(), key),
+                row,
             )
         return self.deal_key()
 
@@ -259,16 +283,17 @@ class Store:
         found: dict[str, BotVersion] = {}
         changed: list[str] = []
         for m in manifests:
-            rows = self.conn.execute(
+            rows = [_bot_version(r) for r in self._rows(
                 "SELECT id, name, version, label, digest FROM bots WHERE name = ? "
                 "ORDER BY version", (m.name,),
-            ).fetchall()
-            match = next((BotVersion(*r) for r in rows if r[4] == m.digest), None)
+            )]
+            match = next((r for r in rows if r.digest == m.digest), None)
             if match is not None:
                 found[m.name] = match
             elif rows and not new_versions:
-                what = self._what_changed(rows[-1][0], m)
-                changed.append(f"{m.name} (stored as {rows[-1][3]}, digest {rows[-1][4]}; "
+                last = rows[-1]
+                what = self._what_changed(last.id, m)
+                changed.append(f"{m.name} (stored as {last.label}, digest {last.digest}; "
                                f"now {m.digest}{'; ' + what if what else ''})")
         if changed:
             raise StoreError(
@@ -280,35 +305,34 @@ class Store:
             for m in manifests:
                 if m.name in found:
                     continue
-                (latest,) = self.conn.execute(
-                    "SELECT coalesce(max(version), 0) FROM bots WHERE name = ?", (m.name,)
-                ).fetchone()
-                version = latest + 1
-                label = version_label(m.name, version)
-                source = str(m.source) if m.source is not None else (m.address or "")
-                cur = self.conn.execute(
-                    "INSERT INTO bots (name, version, label, digest, manifest_version, "
-                    "source, added_ms, files) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (m.name, version, label, m.digest, m.version, source, _now_ms(),
-                     json.dumps(m.file_digests, sort_keys=True)),
-                )
-                found[m.name] = BotVersion(cur.lastrowid or 0, m.name, version, label, m.digest)
+                version = self._rows(
+                    "SELECT coalesce(max(version), 0) AS latest FROM bots WHERE name = ?",
+                    (m.name,),
+                ).fetchone()["latest"] + 1
+                row = {
+                    "name": m.name, "version": version, "label": version_label(m.name, version),
+                    "digest": m.digest, "manifest_version": m.version,
+                    "source": str(m.source) if m.source is not None else (m.address or ""),
+                    "added_ms": _now_ms(), "files": json.dumps(m.file_digests, sort_keys=True),
+                }
+                cur = self.conn.execute(_insert("bots", row), row)
+                found[m.name] = _bot_version({**row, "id": cur.lastrowid or 0})
         return found
 
     def _what_changed(self, bot_id: int, now: BotManifest) -> str:
         """The files that differ from a stored version's, in a few words ("" for a bot
         known by its address, which has none)."""
-        (stored,) = self.conn.execute("SELECT files FROM bots WHERE id = ?", (bot_id,)).fetchone()
+        stored = self._rows("SELECT files FROM bots WHERE id = ?", (bot_id,)).fetchone()["files"]
         if stored is None:
             return "its files were not listed when it was stored"
         before = json.loads(stored)
         return changed_files(before, now.file_digests) if before or now.file_digests else ""
 
     def bot_ids(self) -> dict[str, int]:
-        return dict(self.conn.execute("SELECT label, id FROM bots").fetchall())
+        return {r["label"]: r["id"] for r in self._rows("SELECT label, id FROM bots")}
 
     def bots(self) -> list[BotVersion]:
-        return [BotVersion(*r) for r in self.conn.execute(
+        return [_bot_version(r) for r in self._rows(
             "SELECT id, name, version, label, digest FROM bots ORDER BY id")]
 
     # --- runs ---------------------------------------------------------------------------
@@ -321,29 +345,28 @@ class Store:
                 "(SELECT count(*) FROM games WHERE games.run = runs.id) "
                 "WHERE status = 'running'"
             )
-            cur = self.conn.execute(
-                "INSERT INTO runs (started_ms, status, planned, to_play, concurrency, "
-                "arena_version, host, pid) VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
-                (_now_ms(), planned, to_play, concurrency, __version__, socket.gethostname(),
-                 os.getpid()),
-            )
+            row = {"started_ms": _now_ms(), "status": "running", "planned": planned,
+                   "to_play": to_play, "concurrency": concurrency,
+                   "arena_version": __version__, "host": socket.gethostname(),
+                   "pid": os.getpid()}
+            cur = self.conn.execute(_insert("runs", row), row)
         return cur.lastrowid or 0
 
     def finish_run(self, run: int, status: str) -> None:
         with self._transaction():
             self.conn.execute(
-                "UPDATE runs SET status = ?, finished_ms = ?, played = "
-                "(SELECT count(*) FROM games WHERE games.run = runs.id) WHERE id = ?",
-                (status, _now_ms(), run),
+                "UPDATE runs SET status = :status, finished_ms = :finished_ms, played = "
+                "(SELECT count(*) FROM games WHERE games.run = runs.id) WHERE id = :run",
+                {"status": status, "finished_ms": _now_ms(), "run": run},
             )
 
     # --- games --------------------------------------------------------------------------
 
     def finished_ids(self) -> set[str]:
-        return {r[0] for r in self.conn.execute("SELECT game_id FROM games")}
+        return {r["game_id"] for r in self._rows("SELECT game_id FROM games")}
 
     def game_count(self) -> int:
-        count: int = self.conn.execute("SELECT count(*) FROM games").fetchone()[0]  # sqlite3 rows are Any
+        count: int = self._rows("SELECT count(*) AS games FROM games").fetchone()["games"]
         return count
 
     def record_game(self, game: PlannedGame, log: GameLog, bot_ids: Mapping[str, int],
@@ -371,43 +394,33 @@ class Store:
         kinds = ",".join(sorted({f.kind.value for f in log.faults}))
         faults_a = sum(1 for f in log.faults if f.seat % 2 == a_team)
         stats = collect_stats([log])
-        values = (
-            game.game_id, game.seq, bot_ids[game.bot_a], bot_ids[game.bot_b], game.number,
-            game.deal, game.seed, game.first_dealer, a_team, ",".join(seat_labels),
-            end.value, winning_team, score_a,
-            log.final_scores[a_team], log.final_scores[1 - a_team], len(log.hands),
-            len(log.faults), faults_a, len(log.faults) - faults_a, kinds, log.started_ms,
-            log.finished_ms, run, int(log.sandboxed), blob,
-        )
+        row = {
+            "game_id": game.game_id, "seq": game.seq,
+            "bot_a": bot_ids[game.bot_a], "bot_b": bot_ids[game.bot_b],
+            "number": game.number, "deal": game.deal, "seed": game.seed,
+            "first_dealer": game.first_dealer, "a_team": a_team, "seats": ",".join(seat_labels),
+            "outcome": end.value, "winning_team": winning_team, "score_a": score_a,
+            "points_a": log.final_scores[a_team], "points_b": log.final_scores[1 - a_team],
+            "hands": len(log.hands), "faults": len(log.faults), "faults_a": faults_a,
+            "faults_b": len(log.faults) - faults_a, "fault_kinds": kinds,
+            "started_ms": log.started_ms, "finished_ms": log.finished_ms, "run": run,
+            "sandboxed": int(log.sandboxed), "record": blob,
+        }
         with self._transaction():
             cur = self.conn.execute(
-                "INSERT INTO games (game_id, seq, bot_a, bot_b, number, deal, seed, "
-                "first_dealer, a_team, seats, outcome, winning_team, score_a, points_a, "
-                "points_b, hands, faults, faults_a, faults_b, fault_kinds, started_ms, "
-                "finished_ms, run, sandboxed, record) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (game_id) DO NOTHING",
-                values,
-            )
+                _insert("games", row) + " ON CONFLICT (game_id) DO NOTHING", row)
             if cur.rowcount == 0:
                 return None
-            row_id = cur.lastrowid
+            row_id = cur.lastrowid or 0
             for label, team in ((game.bot_a, a_team), (game.bot_b, 1 - a_team)):
                 s = stats.get(label) or BotStats(label)
-                self.conn.execute(
-                    f"INSERT INTO game_bots (game, bot, team, {', '.join(_STAT_COLUMNS)}, "
-                    f"fault_kinds) VALUES (?, ?, ?, {', '.join('?' * len(_STAT_COLUMNS))}, ?)",
-                    (row_id, bot_ids[label], team,
-                     *(getattr(s, _STAT_FIELDS.get(c, c)) for c in _STAT_COLUMNS),
-                     json.dumps(s.fault_kinds, sort_keys=True)),
-                )
-        return GameRow(
-            row_id or 0, game.game_id, game.seq, game.bot_a, game.bot_b, game.number,
-            game.deal, game.seed, game.first_dealer, a_team, seat_labels, end.value,
-            winning_team, values[12], values[13], values[14], len(log.hands),
-            len(log.faults), faults_a, len(log.faults) - faults_a, kinds, log.started_ms,
-            log.finished_ms, run, log.sandboxed,
-        )
+                figures = {
+                    "game": row_id, "bot": bot_ids[label], "team": team,
+                    **{c: getattr(s, _STAT_FIELDS.get(c, c)) for c in _STAT_COLUMNS},
+                    "fault_kinds": json.dumps(s.fault_kinds, sort_keys=True),
+                }
+                self.conn.execute(_insert("game_bots", figures), figures)
+        return _game_row({**row, "id": row_id, "bot_a": game.bot_a, "bot_b": game.bot_b})
 
     def games(self, *, bot: str | None = None, faults_only: bool = False,
               limit: int | None = None) -> list[GameRow]:
@@ -427,38 +440,40 @@ class Store:
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        return [_game_row(r) for r in self.conn.execute(sql, args)]
+        return [_game_row(r) for r in self._rows(sql, args)]
 
     def iter_games(self) -> Iterator[GameRow]:
         """Every stored game in schedule order, one row at a time: a large ladder is never
         all in memory. Nothing may be written on this store until it is exhausted."""
-        for r in self.conn.execute(_GAME_ROW_SQL + " ORDER BY g.seq, g.game_id"):
+        for r in self._rows(_GAME_ROW_SQL + " ORDER BY g.seq, g.game_id"):
             yield _game_row(r)
 
     def record(self, game_id: str) -> GameLog:
-        row = self.conn.execute("SELECT record FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        row = self._rows("SELECT record FROM games WHERE game_id = ?", (game_id,)).fetchone()
         if row is None:
             raise StoreError(f"{self.path}: no game {game_id!r}")
-        return _decode(row[0])
+        return _decode(row["record"])
 
     def bot_stats(self, game_ids: Collection[str] | None = None) -> dict[str, BotStats]:
         """Per-bot figures summed over every stored game (by label), or over the given
         games only (e.g. those that pass ladder.audit)."""
         wanted = None if game_ids is None else set(game_ids)
         out: dict[str, BotStats] = {}
-        cols = ", ".join(f"gb.{c}" for c in _STAT_COLUMNS)
-        for game_id, label, *values, kinds in self.conn.execute(
-            f"SELECT g.game_id, b.label, {cols}, gb.fault_kinds FROM game_bots gb "
+        cols = ", ".join(f"gb.{c} AS {c}" for c in _STAT_COLUMNS)
+        for row in self._rows(
+            f"SELECT g.game_id AS game_id, b.label AS label, {cols}, "
+            "gb.fault_kinds AS fault_kinds FROM game_bots gb "
             "JOIN bots b ON b.id = gb.bot JOIN games g ON g.id = gb.game ORDER BY gb.game"
         ):
-            if wanted is not None and game_id not in wanted:
+            if wanted is not None and row["game_id"] not in wanted:
                 continue
+            label = row["label"]
             s = out.get(label)
             if s is None:
                 s = out[label] = BotStats(label)
-            one = BotStats(label, games=1, fault_kinds=json.loads(kinds))
-            for c, v in zip(_STAT_COLUMNS, values, strict=True):
-                setattr(one, _STAT_FIELDS.get(c, c), v)
+            one = BotStats(label, games=1, fault_kinds=json.loads(row["fault_kinds"]))
+            for c in _STAT_COLUMNS:
+                setattr(one, _STAT_FIELDS.get(c, c), row[c])
             s.add(one)
         return out
 
@@ -474,23 +489,23 @@ class Store:
             games = self.game_count()
         now = _now_ms()
         with self._transaction():
-            self.conn.executemany(
-                "INSERT INTO rating_history (run, taken_ms, games, bot, elo, rating, low, "
-                "high) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(run, now, games, ids[label], elo, rating, low, high)
-                 for label, elo, rating, low, high in lines],
-            )
+            rows = [{"run": run, "taken_ms": now, "games": games, "bot": ids[label], "elo": elo,
+                     "rating": rating, "low": low, "high": high}
+                    for label, elo, rating, low, high in lines]
+            if rows:
+                self.conn.executemany(_insert("rating_history", rows[0]), rows)
 
     def rating_history(self, bot: str | None = None) -> list[tuple[int, int, str, float,
                                                                    float | None]]:
         """(taken_ms, games, label, elo, rating) rows, oldest first."""
-        sql = ("SELECT h.taken_ms, h.games, b.label, h.elo, h.rating FROM rating_history h "
-               "JOIN bots b ON b.id = h.bot")
+        sql = ("SELECT h.taken_ms AS taken_ms, h.games AS games, b.label AS label, h.elo AS elo, "
+               "h.rating AS rating FROM rating_history h JOIN bots b ON b.id = h.bot")
         args: tuple[Any, ...] = ()
         if bot is not None:
             sql += " WHERE b.label = ? OR b.name = ?"
             args = (bot, bot)
-        return self.conn.execute(sql + " ORDER BY h.id", args).fetchall()
+        return [(r["taken_ms"], r["games"], r["label"], r["elo"], r["rating"])
+                for r in self._rows(sql + " ORDER BY h.id", args)]
 
     # --- a gauntlet's SPRT ----------------------------------------------------------------
 
@@ -499,35 +514,31 @@ class Store:
                   run: int) -> None:
         """Freezes a decided test; a decision already stored for the challenger stays."""
         with self._transaction():
-            self.conn.execute(
-                "INSERT INTO sprt (challenger, settings, result, llr, lower, upper, units, "
-                "games, decided_ms, run) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (challenger) DO NOTHING",
-                (challenger, json.dumps(dict(settings), sort_keys=True), result, llr, lower,
-                 upper, units, games, _now_ms(), run),
-            )
+            row = {"challenger": challenger, "settings": json.dumps(dict(settings), sort_keys=True),
+                   "result": result, "llr": llr, "lower": lower, "upper": upper,
+                   "units": units, "games": games, "decided_ms": _now_ms(), "run": run}
+            self.conn.execute(_insert("sprt", row) + " ON CONFLICT (challenger) DO NOTHING", row)
 
     def sprt_decision(self, challenger: str) -> dict[str, Any] | None:
         """The stored decision of the challenger's test: settings, result, llr, lower,
         upper, units, games, decided_ms, run; None while it runs (or in a version 2 or 3
         database, which has no such table)."""
-        if self.conn.execute("PRAGMA user_version").fetchone()[0] < 4:
+        if _user_version(self.conn) < 4:
             return None
-        row = self.conn.execute(
+        row = self._rows(
             "SELECT settings, result, llr, lower, upper, units, games, decided_ms, run "
             "FROM sprt WHERE challenger = ?", (challenger,)).fetchone()
         if row is None:
             return None
-        keys = ("settings", "result", "llr", "lower", "upper", "units", "games",
-                "decided_ms", "run")
-        out = dict(zip(keys, row, strict=True))
+        out = {k: row[k] for k in row.keys()}  # noqa: SIM118 - a Row is not a mapping
         out["settings"] = json.loads(out["settings"])
         return out
 
     def runs(self) -> list[tuple[Any, ...]]:
-        return self.conn.execute(
-            "SELECT id, started_ms, finished_ms, status, planned, to_play, played, "
-            "concurrency FROM runs ORDER BY id").fetchall()
+        """(id, started_ms, finished_ms, status, planned, to_play, played, concurrency) of
+        each run, oldest first."""
+        return [tuple(r[c] for c in _RUN_COLUMNS)
+                for r in self._rows(f"SELECT {', '.join(_RUN_COLUMNS)} FROM runs ORDER BY id")]
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -548,11 +559,10 @@ def get_replay(path: Path, game_id: str) -> bytes | None:
     """One game's record (a serialized euchre.v1.GameRecord), or None: for `arena replay`."""
     with Store.open(path) as store:
         try:
-            row = store.conn.execute("SELECT record FROM games WHERE game_id = ?",
-                                     (game_id,)).fetchone()
+            row = store._rows("SELECT record FROM games WHERE game_id = ?", (game_id,)).fetchone()
         except sqlite3.Error as e:
             raise unreadable(path, e) from None
-    return None if row is None else row[0]
+    return None if row is None else bytes(row["record"])
 
 
 def iter_replays(path: Path) -> Iterator[tuple[str, bytes]]:
@@ -560,7 +570,8 @@ def iter_replays(path: Path) -> Iterator[tuple[str, bytes]]:
     verify`. Reads one row at a time, so a large ladder is never all in memory."""
     with Store.open(path) as store:
         try:
-            yield from store.conn.execute("SELECT game_id, record FROM games ORDER BY seq, game_id")
+            for row in store._rows("SELECT game_id, record FROM games ORDER BY seq, game_id"):
+                yield row["game_id"], row["record"]
         except sqlite3.Error as e:
             raise unreadable(path, e) from None
 

@@ -1,6 +1,8 @@
 """Upgrades of the ladder database: each step leads from its version's schema, as that
 version wrote it, to exactly the next version's; an upgrade is one transaction a step,
-so one stopped by an error keeps every step before it and nothing of its own."""
+so one stopped by an error keeps every step before it and nothing of its own; and a next
+version that adds a column upgrades every older database, its rows still read and
+written by name."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ from typing import Any
 
 import pytest
 
+import ladder.store as store_module
 from ladder import migrations
-from ladder.store import SCHEMA_VERSION, Store, StoreError, _apply
+from ladder.store import READABLE_VERSIONS, SCHEMA_VERSION, Store, StoreError, _apply
+from tests.test_ladder_store import drawn_log, old_database, one_game_stored
 
 
 def user_version(path: Path) -> int:
@@ -139,3 +143,51 @@ def test_a_rebuild_that_would_leave_a_broken_reference_is_rolled_back(tmp_path):
                                          "left as it was"):
         Store.open(path, write=True)
     assert user_version(path) == 5 and structure(path) == before
+
+
+# --- the next version ---------------------------------------------------------------------
+
+NOTE = "    note        TEXT    NOT NULL DEFAULT '',  -- a hypothetical version 7's column\n"
+
+
+@pytest.fixture
+def version_7(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A version 7 written as the next one will be: its whole schema (today's with a column
+    added to games, in the middle of the table) and one step from version 6, ALTER TABLE
+    ... ADD COLUMN, which puts the column last."""
+    v7 = migrations.SCHEMAS[6].replace("schema version 6", "schema version 7").replace(
+        "    seq         INTEGER NOT NULL", NOTE + "    seq         INTEGER NOT NULL", 1)
+    assert v7.count(NOTE) == 1
+    monkeypatch.setitem(migrations.SCHEMAS, 7, v7)
+    monkeypatch.setitem(migrations.STEPS, 6, migrations.Step(
+        7, "a note on each game", "ALTER TABLE games ADD COLUMN note TEXT NOT NULL DEFAULT '';"))
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 7)
+    monkeypatch.setattr(store_module, "READABLE_VERSIONS", (*READABLE_VERSIONS, 7))
+
+
+def games_columns(path: Path) -> list[str]:
+    return [c[1] for c in structure(path)["games"]["columns"]]
+
+
+@pytest.mark.usefixtures("version_7")
+def test_the_next_version_can_add_a_column_and_every_older_one_follows(tmp_path):
+    """Every older version climbs the whole chain to version 7 keeping its rows, and rows
+    are read and written by name whichever order the columns stand in: the first column
+    added to games breaks no older database's upgrade."""
+    ids, games = one_game_stored(tmp_path)  # a new database: version 7
+    new = tmp_path / "l.sqlite"
+    assert user_version(new) == 7
+    assert games_columns(new)[:3] == ["id", "game_id", "note"]
+    with Store.open(new) as store:
+        first = store.games()
+    for version in sorted(migrations.STEPS):  # 2 to 6
+        path = tmp_path / f"v{version}.sqlite"
+        old_database(path, version, rows_of=new)
+        with Store.open(path, write=True) as store:
+            assert user_version(path) == 7
+            assert store.games() == first
+            run = store.start_run(planned=2, to_play=1, concurrency=1)
+            row = store.record_game(games[1], drawn_log(games[1]), ids, run)
+            assert row is not None and store.games() == [*first, row]
+            assert store.conn.execute("SELECT DISTINCT note FROM games").fetchall() == [("",)]
+        assert games_columns(path)[-1] == "note"
