@@ -1,22 +1,38 @@
 """Upgrades of the ladder database: each step leads from its version's schema, as that
 version wrote it, to exactly the next version's; an upgrade is one transaction a step,
-so one stopped by an error keeps every step before it and nothing of its own; and a next
+so one stopped by an error keeps every step before it and nothing of its own; a next
 version that adds a column upgrades every older database, its rows still read and
-written by name."""
+written by name; and the databases older arenas wrote themselves (tests/fixtures/
+ladder_db) read as they are, upgrade keeping everything, and resume."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
+import shutil
 import sqlite3
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import ladder.store as store_module
+from arena.manifest import BotManifest
+from arena.plan import PlannedGame, plan_game
 from ladder import migrations
-from ladder.store import READABLE_VERSIONS, SCHEMA_VERSION, Store, StoreError, _apply
-from tests.test_ladder_store import drawn_log, old_database, one_game_stored
+from ladder.audit import audit_database
+from ladder.schedule import plan
+from ladder.standings import compute_standings, snapshot_lines
+from ladder.store import READABLE_VERSIONS, SCHEMA_VERSION, GameRow, Store, StoreError, _apply
+from tests.test_ladder_store import (
+    drawn_log,
+    fake_log,
+    old_database,
+    one_game_stored,
+    stalled_log,
+)
 
 
 def user_version(path: Path) -> int:
@@ -190,4 +206,205 @@ def test_the_next_version_can_add_a_column_and_every_older_one_follows(tmp_path)
             row = store.record_game(games[1], drawn_log(games[1]), ids, run)
             assert row is not None and store.games() == [*first, row]
             assert store.conn.execute("SELECT DISTINCT note FROM games").fetchall() == [("",)]
+        assert games_columns(path)[-1] == "note"
+
+
+# --- databases written by the old arenas themselves ---------------------------------------
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ladder_db"
+"""vN.sqlite written by the arena of schema version N, vN.json what that arena's own store
+and standings said of it (made by make_fixtures.py there; its README says how)."""
+OLD = sorted(int(p.stem[1:]) for p in FIXTURES.glob("v*.sqlite"))
+
+
+def told(version: int) -> dict[str, Any]:
+    """What the arena that wrote vN.sqlite said it holds."""
+    said: dict[str, Any] = json.loads((FIXTURES / f"v{version}.json").read_text())
+    return said
+
+
+def fixture(tmp_path: Path, version: int) -> Path:
+    path = tmp_path / f"v{version}.sqlite"
+    shutil.copy(FIXTURES / path.name, path)
+    return path
+
+
+def as_told(row: GameRow) -> dict[str, Any]:
+    out = dataclasses.asdict(row)
+    out["seats"] = list(out["seats"])
+    return out
+
+
+def holds_what_it_was_told(store: Store, said: dict[str, Any]) -> None:
+    """The store reads what the old arena stored: the ladder, bots, runs, every game row
+    and record, the standings' counts and running Elo, and any decided SPRT."""
+    assert store.ladder_name() == said["ladder"]
+    assert store.settings() == said["settings"]
+    assert store.deal_key().hex() == said["deal_key"]
+    assert [dataclasses.asdict(b) for b in store.bots()] == said["bots"]
+    assert [list(r) for r in store.runs()] == said["runs"]
+    rows = store.games()
+    assert [as_told(r) for r in rows] == said["games"]
+    assert list(store.iter_games()) == rows
+    assert {r.game_id: store.record(r.game_id).end.value for r in rows} == said["records"]
+    lines = {line.name: line for line in compute_standings(rows).lines}
+    assert sorted(lines) == sorted(line["name"] for line in said["standings"])
+    for old in said["standings"]:
+        now = lines[old["name"]]
+        for key, value in old.items():
+            assert getattr(now, key) == (pytest.approx(value) if key == "elo" else value), \
+                (old["name"], key)
+    for label, decision in said.get("sprt", {}).items():
+        assert store.sprt_decision(label) == decision, label
+    assert audit_database(store) == []  # every stored column agrees with its record
+
+
+def test_each_readable_version_has_a_database_its_own_arena_wrote():
+    assert list(READABLE_VERSIONS) == OLD
+    for version in OLD:
+        said = told(version)
+        assert said["user_version"] == user_version(FIXTURES / f"v{version}.sqlite") == version
+        assert said["games"], version
+
+
+@pytest.mark.parametrize("version", OLD)
+def test_each_versions_statements_are_the_ones_its_arena_ran(version, tmp_path):
+    """The schema kept for version N makes, word for word, the tables that version's
+    arena made: what ladder.migrations keeps is what was released."""
+    def master(path: Path) -> set[tuple[str, str, str, str | None]]:
+        conn = sqlite3.connect(path)
+        try:
+            return set(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+        finally:
+            conn.close()
+
+    assert master(FIXTURES / f"v{version}.sqlite") == master(
+        created(tmp_path / "made.sqlite", version))
+
+
+@pytest.mark.parametrize("version", OLD)
+def test_an_old_database_is_read_as_it_is(tmp_path, version):
+    path = fixture(tmp_path, version)
+    before = path.read_bytes()
+    with Store.open(path) as reader:
+        holds_what_it_was_told(reader, told(version))
+    assert path.read_bytes() == before  # a reader writes nothing, not even an upgrade
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+@pytest.mark.parametrize("version", OLD)
+def test_a_writer_upgrades_an_old_database_keeping_everything(tmp_path, version):
+    path = fixture(tmp_path, version)
+    with Store.open(path, write=True) as writer:
+        assert user_version(path) == SCHEMA_VERSION
+        holds_what_it_was_told(writer, told(version))
+    fresh = tmp_path / "fresh.sqlite"
+    Store.open(fresh, write=True).close()
+    assert structure(path) == structure(fresh)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    conn.close()
+    with Store.open(path) as reader:  # and reads the same again
+        holds_what_it_was_told(reader, told(version))
+
+
+def ladder_names(said: dict[str, Any]) -> list[str]:
+    """The bots' names, in the order of the fixture's ladder file."""
+    entries = tomllib.loads(said["ladder_file"])["bots"]
+    return [e["name"] if isinstance(e, dict) else e.rsplit("/", 1)[-1] for e in entries]
+
+
+@pytest.mark.parametrize("version", OLD)
+def test_a_run_resumed_over_an_upgraded_database_plays_only_what_is_missing(tmp_path, version):
+    """As `ladder run` resumes, by the same calls on the store (ladder.play; the games'
+    records made here, not played): the stored settings and bots are accepted, today's
+    plan holds every stored game with the deal it was played with, and only the games it
+    adds are stored; a draw and a stalled game fit the upgraded table, a run and its
+    ratings are stored, and a decided SPRT stays as it was decided."""
+    said = told(version)
+    ladder = tomllib.loads(said["ladder_file"])
+    names = ladder_names(said)
+    latest = {b["name"]: b for b in said["bots"]}  # in order of id: the newest last
+    path = fixture(tmp_path, version)
+    with Store.open(path, write=True) as store:
+        key = store.bind_settings(said["ladder"], said["settings"])
+        assert key.hex() == said["deal_key"]
+        versions = store.register_bots([
+            BotManifest(name=n, version="1", command=("true",), cwd=Path("."),
+                        digest=latest[n]["digest"]) for n in names])
+        assert len(store.bots()) == len(said["bots"])  # none of them is new
+        labels = [versions[n].label for n in names]
+        challenger = versions[ladder["challenger"]].label if "challenger" in ladder else None
+        stored = {r.game_id: r for r in store.games()}
+        per_pairing = 1 + max(r.number for r in stored.values()
+                              if r.bot_a in labels and r.bot_b in labels)
+
+        def planned(games: int) -> list[PlannedGame]:
+            return plan(labels, fmt=ladder["format"], games_per_pairing=games, key=key,
+                        duplicate=ladder["duplicate"], challenger=challenger)
+
+        for game in planned(per_pairing):  # nothing to replay, and nothing dealt anew
+            row = stored[game.game_id]
+            assert (row.bot_a, row.bot_b, row.number, row.deal, row.seed, row.first_dealer,
+                    row.a_team, row.seats) == (game.bot_a, game.bot_b, game.number, game.deal,
+                                               game.seed, game.first_dealer, game.a_team,
+                                               game.seats), game.game_id
+        more = planned(per_pairing + 2)
+        todo = [g for g in more if g.game_id not in stored]
+        assert len(todo) == len(more) - len(planned(per_pairing))
+        ids = store.bot_ids()
+        run = store.start_run(planned=len(more), to_play=len(todo), concurrency=1)
+        assert run == len(said["runs"]) + 1
+        for i, game in enumerate(todo):  # a draw and a stalled game first
+            log = (drawn_log(game) if i == 0 else stalled_log(game) if i == 1
+                   else fake_log(game, a_wins=i % 2 == 0))
+            assert store.record_game(game, log, ids, run) is not None
+        st = compute_standings(store.games())
+        store.save_ratings(run, snapshot_lines(st))
+        store.finish_run(run, "complete")
+        store.save_sprt(labels[0], {"elo0": 0}, result="H0", llr=-3.0, lower=-2.9, upper=2.9,
+                        units=2, games=4, run=run)
+    with Store.open(path) as reader:
+        rows = reader.games()
+        assert len(rows) == len(stored) + len(todo)
+        assert [as_told(r) for r in rows if r.game_id in stored] == said["games"]
+        assert {g.game_id for g in more} <= {r.game_id for r in rows}
+        new = {r.game_id: r for r in rows if r.game_id not in stored}
+        assert (new[todo[0].game_id].winning_team, new[todo[0].game_id].score_a) == (None, 0.5)
+        assert new[todo[1].game_id].outcome == "stalled"
+        assert reader.runs()[-1][3] == "complete"
+        assert sum(ln.games for ln in compute_standings(rows).lines) == 2 * len(rows)
+        for label, decision in said.get("sprt", {}).items():  # decided tests stay decided
+            if label != labels[0]:
+                assert reader.sprt_decision(label) == decision, label
+        decided = said.get("sprt", {}).get(labels[0])
+        mine = reader.sprt_decision(labels[0])
+        if decided:  # a decision stored before stays
+            assert mine == decided
+        else:
+            assert mine is not None and mine["result"] == "H0"
+
+
+@pytest.mark.usefixtures("version_7")
+def test_the_next_version_upgrades_every_database_an_older_arena_wrote(tmp_path):
+    """The hypothetical version 7 above, over the real old databases: each climbs every
+    step to it and reads as its arena said, and a game stored after is read back by name."""
+    for version in OLD:
+        path = fixture(tmp_path, version)
+        said = told(version)
+        with Store.open(path, write=True) as store:
+            assert user_version(path) == 7
+            holds_what_it_was_told(store, said)
+            names = ladder_names(said)
+            latest = {b["name"]: b for b in said["bots"]}
+            versions = store.register_bots([
+                BotManifest(name=n, version="1", command=("true",), cwd=Path("."),
+                            digest=latest[n]["digest"]) for n in names[:2]])
+            a, b = sorted(versions[n].label for n in names[:2])
+            game = plan_game(a, b, 100, key=store.deal_key(), duplicate=True, seq=1000)
+            run = store.start_run(planned=1, to_play=1, concurrency=1)
+            row = store.record_game(game, fake_log(game, a_wins=True), store.bot_ids(), run)
+            assert row is not None and store.games()[-1] == row
+            assert [as_told(r) for r in store.games()[:-1]] == said["games"]
         assert games_columns(path)[-1] == "note"
