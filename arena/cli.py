@@ -37,6 +37,7 @@ from arena.cli_args import (
 )
 from arena.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, Kind, exit_status_help
 from arena.manifest import load_manifest, sample_bot_names
+from arena.replay_cli import add_replay_arguments
 from arena.sandbox import DEFAULT_CAPS
 from arena.spec import FaultPolicy, GameSpec, TimeControl, default_concurrency
 
@@ -105,26 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_option(c, repeat=True)
 
     r = sub.add_parser("replay", help="show a recorded game in the terminal, as JSON or as an HTML page",
-                       description="GAME is a record file (.pb or .json), or a ladder file "
-                       "(.toml) or its database followed by a game id (list them with "
-                       "'ladder games LADDER'). With --seat, every output (terminal, --json, "
-                       "--html) holds only what that seat could see, safe to hand to that "
-                       "bot's author.",
+                       description="GAME is a record file (.pb or .json); a ladder's games "
+                       "are shown by 'ladder replay LADDER GAME_ID'. With --seat, every "
+                       "output (terminal, --json, --html) holds only what that seat could "
+                       "see, safe to hand to that bot's author.",
                        epilog=exit_status_help("shown or written"))
-    r.add_argument("game", nargs="+", metavar="GAME",
-                   help="a record file (.pb or .json), or a ladder file or database and a "
-                   "game id ('ladder games LADDER' lists them)")
-    r.add_argument("--seat", type=int, choices=range(6), default=None,
-                   help="show only what this seat could see (seats from 0)")
-    r.add_argument("--hand", type=int, default=None, metavar="K",
-                   help="show only hand K (hands from 1)")
-    out = r.add_mutually_exclusive_group()
-    out.add_argument("--html", type=Path, default=None, metavar="OUT.html",
-                     help="write a self-contained HTML viewer instead")
-    out.add_argument("--json", action="store_true",
-                     help="print JSON instead: the record itself (protobuf's JSON mapping, "
-                     "which 'arena verify' reads); with --seat or --hand, the game hand by "
-                     "hand as that seat was told it (or every card, without --seat)")
+    add_replay_arguments(r, "a record file (.pb or .json)")
 
     w = sub.add_parser("watch", help="follow a game of a running match in the terminal",
                        description="Follow a game of 'arena match' while it is played (run "
@@ -147,14 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help="re-check recorded games against the rules",
                        description="Replays each record through the rules engine from its seed "
-                       "and actions; exits 1 naming the first divergence.",
-                       epilog=exit_status_help("every record replays exactly (and a "
-                                               "database's columns match them)",
-                                               no="a record diverges from the rules, or "
-                                               "stored columns disagree with their records"))
+                       "and actions; exits 1 naming the first divergence. A ladder's games "
+                       "(and the columns stored with them) are checked by 'ladder verify "
+                       "LADDER'.",
+                       epilog=exit_status_help("every record replays exactly",
+                                               no="a record diverges from the rules"))
     v.add_argument("records", nargs="+", metavar="RECORD",
-                   help="record files, folders of them, ladder databases, or ladder files "
-                   "(.toml: their database)")
+                   help="record files (.pb or .json) or folders of them")
     return parser
 
 

@@ -76,6 +76,16 @@ def read(path: Path) -> GameLog:
     return from_json(data, str(path)) if path.suffix == ".json" else decode(data, str(path))
 
 
+def is_database(path: Path) -> bool:
+    """An SQLite file (a ladder's database), by its header: not a record, and read by the
+    ladder's commands rather than these."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
 def _from_pb(msg: record_pb2.GameRecord, where: str) -> GameLog:
     try:
         return gamelog_from_pb(msg)

@@ -1,280 +1,126 @@
 """`arena replay` and `arena verify`: reading records, and showing them in the terminal.
 
-Records come as GameRecord files (binary .pb, or protobuf's JSON mapping in .json),
-folders of them, a ladder database, or a ladder file (.toml) standing for the database it
-names. The terminal view replays the game through the rules engine, so what `--seat N`
-shows is exactly what seat_view() let that seat see; `--json` and `--html` with `--seat`
-go through arena.replay_json and arena.replay_html, built the same way. Hands are numbered
-from 1 wherever people read them (the records and the protocol count from 0).
+Records come as GameRecord files (binary .pb, or protobuf's JSON mapping in .json) or
+folders of them. A ladder's games are read by `ladder replay` and `ladder verify`, which
+run these same commands with a `Databases` of the ladder's: so the arena's own command
+line never imports the ladder, and given a database or a ladder file it says which
+command reads it. The terminal view is arena.replay_text's, `--json` and `--html` with
+`--seat` arena.replay_json's and arena.replay_html's, each built from seat_view() alone.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from arena import records
-from arena.core.actions import Action, ActionKind
-from arena.core.cards import SUITS, Card, card_label, card_suit, is_joker
-from arena.core.game import ActionTaken
-from arena.core.view import seat_event, seat_view
 from arena.errors import EXIT_NO, EXIT_OK, KINDS, ConfigError, kind_of
-from arena.gamelog import STALLED_AFTER, GameEnd, GameLog
-from arena.replay import Divergence, Point, replay, verify
-from ladder.store import is_database
+from arena.gamelog import GameLog
+from arena.replay import verify
 
 # --- reading -----------------------------------------------------------------------
 
 
-def _source(ref: str) -> Path:
-    """A record file, a folder of them or a database as given; for a ladder file (.toml),
-    the database it names, as the `ladder` commands find it."""
-    p = Path(ref).expanduser()
-    if p.suffix == ".toml":
-        from ladder.config import database_of
+@dataclass(frozen=True)
+class Databases:
+    """How a command line that reads ladder databases reads them: `ladder replay` and
+    `ladder verify` pass the ladder's own; `arena replay` and `arena verify` pass none."""
 
-        db = database_of(p)
-        if not db.exists():
-            raise ConfigError(f"{p}: its database {db} does not exist yet "
-                              f"(play the ladder first: ladder run {p})")
-        return db
+    find: Callable[[Path], Path]
+    """A ladder file (or database) as given -> the database, which exists."""
+    games: Callable[[Path], Iterator[tuple[str, bytes]]]
+    """(game id, serialized record) of every stored game, in schedule order."""
+    game: Callable[[Path, str], bytes | None]
+    """One game's serialized record, or None."""
+    audit: Callable[[Path], list[tuple[str, list[str]]]]
+    """(game id, problems) of each game whose stored columns disagree with its record."""
+
+
+def _not_records(p: Path, command: str) -> ConfigError:
+    return ConfigError(f"{p}: a ladder {'file' if p.suffix == '.toml' else 'database'}; "
+                       f"its games are read by 'ladder {command} {p}"
+                       f"{' GAME_ID' if command == 'replay' else ''}'")
+
+
+def _source(ref: str, dbs: Databases | None, command: str) -> Path:
+    """A record file, a folder of them or (with `dbs`) a ladder database as given; for a
+    ladder file (.toml), the database it names, as the `ladder` commands find it."""
+    p = Path(ref).expanduser()
+    if dbs is not None and p.suffix not in records.SUFFIXES and not p.is_dir():
+        return dbs.find(p)  # a ladder file or database, or the ladder says why not
     if not p.exists():
         raise ConfigError(f"{p}: no such file or folder")
+    if p.suffix == ".toml" or records.is_database(p):
+        raise _not_records(p, command)
     return p
 
 
-def iter_records(paths: list[str]) -> Iterator[tuple[str, Path, GameLog]]:
-    """(name, source, log) for each record in files, folders, ladder databases and the
-    databases of ladder files (source: the file, folder or database it came from)."""
+def iter_records(paths: list[str], dbs: Databases | None = None,
+                 ) -> Iterator[tuple[str, Path, GameLog]]:
+    """(name, source, log) for each record in files, folders and (with `dbs`) ladder
+    databases and the databases of ladder files (source: where it came from)."""
     for ref in paths:
-        p = _source(ref)
+        p = _source(ref, dbs, "verify")
         if p.is_dir():
             files = sorted(f for f in p.rglob("*") if f.suffix in records.SUFFIXES)
             if not files:
                 raise ConfigError(f"{p}: no record files (.pb or .json) in this folder")
             for f in files:
                 yield str(f), p, records.read(f)
-        elif is_database(p):
-            from ladder.store import iter_replays
-
-            for game_id, blob in iter_replays(p):
+        elif dbs is not None and records.is_database(p):
+            for game_id, blob in dbs.games(p):
                 yield f"{p}:{game_id}", p, records.decode(blob, f"{p}:{game_id}")
         else:
             yield str(p), p, records.read(p)
 
 
-def load_game(refs: list[str]) -> GameLog:
-    """GAME as the replay command takes it: a record file, or a ladder database (or its
-    ladder file) and a game id."""
-    first = _source(refs[0])
-    if is_database(first):
+def load_game(refs: list[str], dbs: Databases | None = None) -> GameLog:
+    """GAME as the replay command takes it: a record file, or (with `dbs`) a ladder
+    database or its ladder file and a game id."""
+    first = _source(refs[0], dbs, "replay")
+    if dbs is not None and records.is_database(first):
         if len(refs) != 2:
-            raise ConfigError(f"{refs[0]}: a ladder's games need a game id: arena replay "
+            raise ConfigError(f"{refs[0]}: a ladder's games need a game id: ladder replay "
                               f"{refs[0]} GAME_ID (list them with: ladder games {refs[0]})")
-        from ladder.store import get_replay
-
-        blob = get_replay(first, refs[1])
+        blob = dbs.game(first, refs[1])
         if blob is None:
             raise ConfigError(f"{first}: no game {refs[1]!r} (list them with: ladder games "
                               f"{refs[0]})")
         return records.decode(blob, f"{first}:{refs[1]}")
     if len(refs) != 1:
         raise ConfigError(f"{refs[0]} is a record file: give it alone (a game id goes with a "
-                          "ladder file or database)")
+                          "ladder file or database, in 'ladder replay')")
     if first.is_dir():
         raise ConfigError(f"{first}: a folder; give one record file (.pb or .json)")
     return records.read(first)
 
 
-# --- terminal view -------------------------------------------------------------------
-
-
-def card_text(card: int, two_of_spades_joker: bool = False) -> Text:
-    label = card_label(card, two_of_spades_joker)
-    if is_joker(card):
-        return Text(label, style="bold magenta")
-    suit = card_suit(card)
-    red = suit is not None and suit.is_red
-    return Text(label, style="bold red" if red else "bold")
-
-
-def cards_text(cards: Iterable[Card], two_of_spades_joker: bool = False) -> Text:
-    t = Text()
-    for i, c in enumerate(sorted(cards)):
-        if i:
-            t.append(" ")
-        t.append_text(card_text(c, two_of_spades_joker))
-    return t
-
-
-def _action_text(
-    seat_names: list[str], seat: int, action: Action, hidden: bool, two_of_spades_joker: bool
-) -> Text:
-    who = Text(f"{seat_names[seat]}: ")
-    k = action.kind
-    if k in (ActionKind.GIVE, ActionKind.PASS_CARD) and hidden:
-        return who + Text(f"gives seat {action.seat} a card face down", style="dim")
-    if k is ActionKind.DISCARD:
-        if hidden:
-            return who + Text("discards a card face down", style="dim")
-        assert action.card is not None  # every discard has its card (Action refuses one without)
-        return who + Text("discards ") + card_text(action.card, two_of_spades_joker)
-    if k is ActionKind.PASS:
-        return who + Text("pass", style="dim")
-    return who + Text(str(action), style="bold cyan")
-
-
-def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
-              console: Console | None = None) -> None:
-    """The game in the terminal; from `seat`, only what it could see; only hand `hand`
-    (counted from 1, as everywhere people read hand numbers) when given."""
-    console = console or Console()
-    n = log.rules.seats
-    names = [f"seat {s.seat} {s.name}" for s in sorted(log.seats, key=lambda s: s.seat)]
-    if len(names) != n:
-        names = [f"seat {s}" for s in range(n)]
-    header = Table.grid(padding=(0, 2))
-    header.add_row("game", log.game_id)
-    r = log.rules
-    length = f"{r.hand_limit} hands" if r.hand_limit else f"to {r.target}"
-    header.add_row("rules", f"{r.name} ({r.seats} seats, deck {r.deck}, {length})")
-    if seat is None:  # the seed deals every hidden card
-        header.add_row("seed", str(log.seed))
-    if log.table_id:
-        header.add_row("table id", f"{log.table_id} (what the bots were told)")
-    unsealed = [names[s.seat] for s in log.seats if not s.sandboxed]
-    header.add_row("sandbox", "every seat sealed" if not unsealed else Text(
-        f"NOT sealed: {', '.join(unsealed)} (could have seen hidden cards)", style="bold red"))
-    for s in sorted(log.seats, key=lambda s: s.seat):
-        if s.limits is not None and s.seat < len(names):
-            header.add_row("limits", f"{names[s.seat]}: {s.limits.text()}")
-    for team in (0, 1):
-        header.add_row(f"team {team}", " + ".join(names[team::2]))
-    verdict = "a draw" if log.drawn else f"team {log.winning_team} won"
-    if log.end is GameEnd.STALLED:
-        verdict = f"a draw, stopped after {STALLED_AFTER} hands in a row thrown in"
-    header.add_row("result", f"{log.final_scores[0]}-{log.final_scores[1]}, {verdict} "
-                   f"({log.end.value if log.end else '?'})")
-    if seat is not None:
-        header.add_row("view", f"only what {names[seat]} could see")
-    console.print(header)
-
-    printer: _HandPrinter | None = None
-    try:
-        for point in replay(log):
-            hl = point.hand_log
-            if hand is not None and hl.hand_number + 1 != hand:
-                continue
-            if printer is None or printer.hand_log is not hl:
-                if printer is not None:
-                    printer.end()
-                printer = _HandPrinter(console, point, names, seat)
-            printer.action(point)
-        if printer is not None:
-            printer.end()
-    except Divergence as d:
-        console.print(Text(f"the record diverges from the rules: {d.told_to(seat)}",
-                           style="bold red"))
-    if log.faults:
-        console.print("[bold red]faults:")
-        for f in log.faults:
-            # A fault's detail may quote a bot's output (its cards, say): from a seat,
-            # only that seat's own faults show it.
-            own = seat is None or seat == f.seat
-            detail = f": {f.detail.splitlines()[0]}" if f.detail and own else ""
-            console.print(f"  hand {f.hand_number + 1}, {names[f.seat]}: {f.kind.value}{detail}")
-
-
-class _HandPrinter:
-    """Prints one hand as the replay goes through it. Tricks are printed from the engine's
-    own finished tricks (with their winners) as they appear, never worked out here."""
-
-    def __init__(self, console: Console, point: Point, names: list[str], seat: int | None) -> None:
-        self.console, self.names, self.seat = console, names, seat
-        self.hand_log = point.hand_log
-        game = point.game
-        self.hand = h = game.hand  # kept: the game moves on to the next hand at the end
-        self.printed = 0
-        self.trump_shown = False
-        console.rule(f"hand {self.hand_log.hand_number + 1} · dealer {names[h.dealer]} · "
-                     f"score {game.scores[0]}-{game.scores[1]}")
-        self.two = game.rules.two_of_spades_joker
-        console.print(Text("upcard ") + card_text(h.upcard, self.two))
-        if seat is None:
-            for s in range(len(h.hands)):
-                console.print(Text(f"  {names[s]:<28}") + cards_text(h.hands[s], self.two))
-        else:
-            view = seat_view(game, seat)
-            shown = cards_text(view.hand, self.two) if view.hand else Text("(not looked at yet)", style="dim")
-            console.print(Text(f"  {names[seat]:<28}") + shown)
-
-    def _flush_tricks(self) -> None:
-        for number, trick in enumerate(self.hand.tricks[self.printed:], start=self.printed + 1):
-            line = Text(f"  trick {number}: ")
-            for i, (s, c) in enumerate(trick.plays):
-                if i:
-                    line.append("  ")
-                line.append(f"{s}:")
-                line.append_text(card_text(c, self.two))
-            line.append(f"  → {self.names[trick.winner]}", style="green")
-            self.console.print(line)
-        self.printed = len(self.hand.tricks)
-
-    def _flush(self) -> None:
-        """What the engine decided since the last action: trump made, tricks finished."""
-        h = self.hand
-        if h.trump is not None and not self.trump_shown:
-            assert h.maker is not None  # trump and its maker are made together
-            self.trump_shown = True
-            suit = SUITS[h.trump]
-            self.console.print(f"  [bold]trump {suit.symbol} {suit.name.lower()}[/bold], made by "
-                               f"{self.names[h.maker]} (team {h.makers_team})")
-        self._flush_tricks()
-
-    def action(self, point: Point) -> None:
-        self._flush()
-        game, la, seat, names = point.game, point.logged, self.seat, self.names
-        kind = la.action.kind
-        if kind is ActionKind.PLAY:
-            if seat is not None and la.seat == seat:
-                held = seat_view(game, seat).hand
-                self.console.print(Text(f"  {names[seat]} holds ", style="dim") + cards_text(held, self.two))
-            return
-        # What this seat was told of the action: arena.core.view decides, as for its bot.
-        told = seat_event(ActionTaken(la.seat, la.action, kind), seat) if seat is not None else None
-        hidden = isinstance(told, ActionTaken) and told.action is None
-        text = _action_text(names, la.seat, la.action, hidden, self.two)
-        if la.substituted:
-            text.append("  (played by the arena after a fault)", style="red")
-        self.console.print(Text("  ") + text)
-
-    def end(self) -> None:
-        self._flush()
-        hl, names = self.hand_log, self.names
-        r = hl.result
-        if r is None:
-            self.console.print("[red]  the hand was not finished (the game was forfeited)")
-        elif r.maker is None:
-            self.console.print("  [dim]everyone passed: thrown in[/dim]")
-        else:
-            alone = f", alone: {', '.join(names[s] for s in r.alone)}" if r.alone else ""
-            self.console.print(
-                f"  makers team {r.maker % 2} took {_tricks(r.tricks_won[r.maker % 2])}{alone}: "
-                f"[bold]{r.score.outcome.value}[/bold], {r.score.points} to team {r.score.team} "
-                f"→ {hl.scores_after[0]}-{hl.scores_after[1]}"
-            )
+def add_replay_arguments(r: argparse.ArgumentParser, game_help: str) -> None:
+    """The options of `arena replay` and `ladder replay`, spelled once."""
+    r.add_argument("game", nargs="+", metavar="GAME", help=game_help)
+    r.add_argument("--seat", type=int, choices=range(6), default=None,
+                   help="show only what this seat could see (seats from 0)")
+    r.add_argument("--hand", type=int, default=None, metavar="K",
+                   help="show only hand K (hands from 1)")
+    out = r.add_mutually_exclusive_group()
+    out.add_argument("--html", type=Path, default=None, metavar="OUT.html",
+                     help="write a self-contained HTML viewer instead")
+    out.add_argument("--json", action="store_true",
+                     help="print JSON instead: the record itself (protobuf's JSON mapping, "
+                     "which 'arena verify' reads); with --seat or --hand, the game hand by "
+                     "hand as that seat was told it (or every card, without --seat)")
 
 
 # --- commands ------------------------------------------------------------------------
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    log = load_game(args.game)
+def cmd_replay(args: argparse.Namespace, dbs: Databases | None = None) -> int:
+    log = load_game(args.game, dbs)
     if args.hand is not None and not 1 <= args.hand <= len(log.hands):
         raise ConfigError(f"no hand {args.hand}: the game has hands 1 to {len(log.hands)}")
     if args.seat is not None and args.seat >= log.rules.seats:
@@ -302,16 +148,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
         whose = "" if args.seat is None else f" (seat {args.seat}'s view only)"
         print(f"wrote {args.html}{whose}")
         return EXIT_OK
+    from arena.replay_text import show_game
+
     show_game(log, seat=args.seat, hand=args.hand)
     return EXIT_OK
 
 
-def cmd_verify(args: argparse.Namespace) -> int:
+def cmd_verify(args: argparse.Namespace, dbs: Databases | None = None) -> int:
     console = Console()
     checked = 0
     databases: list[Path] = []
-    for name, source, log in iter_records(args.records):
-        if is_database(source) and source not in databases:
+    for name, source, log in iter_records(args.records, dbs):
+        if dbs is not None and records.is_database(source) and source not in databases:
             databases.append(source)
         problem = verify(log)
         checked += 1
@@ -320,7 +168,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             return EXIT_NO
     disagreeing = 0
     for path in databases:
-        for game_id, problems in audit_records(path):
+        assert dbs is not None
+        for game_id, problems in dbs.audit(path):
             disagreeing += 1
             console.print(Text.assemble(
                 ("FAIL", "bold red"),
@@ -335,22 +184,3 @@ def cmd_verify(args: argparse.Namespace) -> int:
     console.print(f"[green]ok[/green]: {checked} record(s) replay exactly under the rules{also}",
                   soft_wrap=True)
     return EXIT_OK
-
-
-def audit_records(path: Path) -> list[tuple[str, list[str]]]:
-    """(game id, problems) for each game of a ladder database whose columns (winner,
-    points, faults, seats, per-bot figures...) disagree with its record."""
-    import sqlite3
-
-    from ladder.audit import audit_database
-    from ladder.store import Store, unreadable
-
-    with Store.open(path) as store:
-        try:
-            return audit_database(store)
-        except sqlite3.Error as e:
-            raise unreadable(path, e) from None
-
-
-def _tricks(n: int) -> str:
-    return f"{n} trick" if n == 1 else f"{n} tricks"

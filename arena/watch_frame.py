@@ -18,7 +18,7 @@ from arena.core.cards import SUITS
 from arena.core.game import ActionTaken, GameState, HandEnded, TrickCompleted
 from arena.core.view import SeatView, seat_event, seat_view
 from arena.live_files import LiveGame, LiveHeader
-from arena.replay_cli import _action_text, card_text, cards_text
+from arena.replay_text import action_text, card_text, cards_text
 
 NAME_WIDTH = 24
 
@@ -145,7 +145,7 @@ def _recent(live: LiveGame, names: list[str], seat: int | None, two: bool) -> li
 def _action_line(names: list[str], seat: int, action: Action, hidden: bool, two: bool) -> Text:
     if action.kind is ActionKind.PLAY and action.card is not None:
         return Text(f"{names[seat]}: plays ") + card_text(action.card, two)
-    return _action_text(names, seat, action, hidden, two)
+    return action_text(names, seat, action, hidden, two)
 
 
 def _outcome(live: LiveGame) -> list[Text]:

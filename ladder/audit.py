@@ -2,7 +2,7 @@
 
 A ladder database keeps every game twice: as columns (winner, points, faults, seats...)
 that standings and listings read, and as the game's full record (euchre.v1.GameRecord),
-which `arena verify` replays through the rules engine. Anyone who can write the file can
+which `ladder verify` replays through the rules engine. Anyone who can write the file can
 change the columns and leave the record alone; the standings would then lie while every
 record still replays. The audit closes that gap: it derives each column from the record,
 the way Store.record_game stored it, and names every column that disagrees, as well as
@@ -10,7 +10,7 @@ per-bot figures (game_bots) that are not what arena.stats counts from the record
 versions (bots) whose digest is not the one the record says was run.
 
 It only decodes records (once each); it never replays them. Replaying the record itself
-through the rules is `arena verify`'s part, which runs this audit too.
+through the rules is `ladder verify`'s part, which runs this audit too.
 """
 
 from __future__ import annotations

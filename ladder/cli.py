@@ -38,12 +38,14 @@ from arena.errors import (
     exit_status_help,
     kind_of,
 )
+from arena.replay_cli import add_replay_arguments
 from arena.spec import require_ray
 
 if TYPE_CHECKING:  # each command imports what it uses, when it runs
     from rich.console import Console
 
     from arena.live_files import LiveFolder
+    from arena.replay_cli import Databases
     from arena.stats import BotStats
     from ladder.config import LadderConfig
     from ladder.play import RunSummary
@@ -155,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     g = sub.add_parser("games", help="list stored games",
                        description="Stored games in schedule order, with seats, score and "
-                       "faults. Replay one with 'arena replay DATABASE GAME_ID'.",
+                       "faults. Replay one with 'ladder replay LADDER GAME_ID'.",
                        epilog=exit_status_help("the games were listed"))
     g.add_argument("ladder", metavar="LADDER", help=_LADDER_HELP)
     g.add_argument("--bot", default=None, metavar="NAME",
@@ -184,6 +186,28 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write every table as a CSV file into DIR (standings.csv, "
                     "gaps.csv, los.csv, crosstable.csv, bots.csv, curve.csv)")
     _add_by(rp)
+
+    rl = sub.add_parser(
+        "replay", help="show a stored game in the terminal, as JSON or as an HTML page",
+        description="LADDER GAME_ID: a game of the ladder (list them with 'ladder games "
+        "LADDER'), shown as 'arena replay' shows a record file. With --seat, every output "
+        "(terminal, --json, --html) holds only what that seat could see, safe to hand to "
+        "that bot's author.",
+        epilog=exit_status_help("shown or written"))
+    add_replay_arguments(rl, "the ladder file (.toml) or its database, and a game id "
+                         "('ladder games LADDER' lists them)")
+
+    v = sub.add_parser(
+        "verify", help="re-check stored games against the rules, and their columns",
+        description="Replays every stored game of each ladder through the rules engine "
+        "from its seed and actions, and checks that the columns stored with it (winner, "
+        "points, faults, seats, per-bot figures) agree with its record; exits 1 naming "
+        "the first divergence. Record files and folders may be given too.",
+        epilog=exit_status_help("every record replays exactly and the columns stored with "
+                                "them match them", no="a record diverges from the rules, "
+                                "or stored columns disagree with their records"))
+    v.add_argument("records", nargs="+", metavar="LADDER",
+                   help="ladder files (.toml) or databases (record files and folders too)")
 
     w = sub.add_parser(
         "watch", help="follow a game of a running ladder in the terminal",
@@ -234,6 +258,14 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             return cmd_report(args)
         if args.command == "watch":
             return cmd_watch(args)
+        if args.command == "replay":
+            from arena.replay_cli import cmd_replay
+
+            return cmd_replay(args, _databases())
+        if args.command == "verify":
+            from arena.replay_cli import cmd_verify
+
+            return cmd_verify(args, _databases())
     except sqlite3.Error as e:  # a full disk, a broken file: said as its kind, in one line
         kind = kind_of(e)
         if kind is Kind.BUG:
@@ -396,6 +428,30 @@ def _database(ref: str) -> Path:
     return p
 
 
+def _databases() -> Databases:
+    """How `ladder replay` and `ladder verify` read a ladder's games, for the record
+    commands of arena.replay_cli, which never import the ladder themselves."""
+    from arena.replay_cli import Databases
+    from ladder.audit import audit_database
+    from ladder.store import Store, get_replay, iter_replays, unreadable
+
+    def find(p: Path) -> Path:
+        db = _database(str(p))
+        if not db.exists():
+            raise ConfigError(f"{db} does not exist yet (play the ladder first: ladder run "
+                              f"{p})")
+        return db
+
+    def audit(path: Path) -> list[tuple[str, list[str]]]:
+        with Store.open(path) as store:
+            try:
+                return audit_database(store)
+            except sqlite3.Error as e:
+                raise unreadable(path, e) from None
+
+    return Databases(find=find, games=iter_replays, game=get_replay, audit=audit)
+
+
 def _open(ref: str) -> Store:
     from ladder.store import Store
 
@@ -481,7 +537,7 @@ def _warn_unverified(store: Store, unverified: list[str]) -> None:
     shown = ", ".join(unverified[:20]) + (f" and {len(unverified) - 20} more"
                                          if len(unverified) > 20 else "")
     print(f"ladder: warning: {len(unverified)} stored game(s) disagree with their own "
-          f"records and are left out: {shown}. 'arena verify {store.path}' names the "
+          f"records and are left out: {shown}. 'ladder verify {store.path}' names the "
           "columns", file=sys.stderr)
 
 

@@ -556,7 +556,7 @@ def _decode(blob: bytes, where: str = "record") -> GameLog:
 
 
 def get_replay(path: Path, game_id: str) -> bytes | None:
-    """One game's record (a serialized euchre.v1.GameRecord), or None: for `arena replay`."""
+    """One game's record (a serialized euchre.v1.GameRecord), or None: for `ladder replay`."""
     with Store.open(path) as store:
         try:
             row = store._rows("SELECT record FROM games WHERE game_id = ?", (game_id,)).fetchone()
@@ -576,12 +576,7 @@ def iter_replays(path: Path) -> Iterator[tuple[str, bytes]]:
             raise unreadable(path, e) from None
 
 
-def is_database(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
+is_database = records.is_database
 
 
 def _connect(path: Path) -> sqlite3.Connection:

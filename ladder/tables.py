@@ -189,7 +189,7 @@ def games_table(rows: Sequence[GameRow], title: str) -> Table:
     t = Table(title=title)
     for col in ("game", "seq", "team 0 (even seats)", "team 1 (odd seats)", "dealer",
                 "score", "winner", "end", "faults", "finished"):
-        # A game id is what `arena replay` is given: never cut short, whatever the width.
+        # A game id is what `ladder replay` is given: never cut short, whatever the width.
         t.add_column(col, justify="right" if col in ("seq", "dealer", "faults") else "left",
                      no_wrap=col == "game")
     for r in rows:

@@ -99,7 +99,7 @@ def test_kill_9_mid_run_loses_nothing_and_doubles_nothing(tmp_path, no_bot_left)
     assert "10 of 10 planned games stored: complete" in proc2.stdout
 
     # every stored record replays exactly under the rules, including those cut short
-    verify = subprocess.run([sys.executable, "-m", "arena.cli", "verify", str(db)],
+    verify = subprocess.run([sys.executable, "-m", "ladder.cli", "verify", str(db)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert verify.returncode == 0 and "10 record(s)" in verify.stdout, verify.stdout
 

@@ -197,7 +197,7 @@ def test_a_six_seat_league_ladder_stores_verifies_and_rates(tmp_path):
             assert {s.name for s in log.seats if s.seat % 2 == r.a_team} == {r.bot_a}
         st = compute_standings(rows)
     assert st.line("heuristic").games == st.line("random").games == 2
-    verify = subprocess.run([sys.executable, "-m", "arena.cli", "verify", str(db)],
+    verify = subprocess.run([sys.executable, "-m", "ladder.cli", "verify", str(db)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert verify.returncode == 0 and "2 record(s)" in verify.stdout, verify.stdout
 
@@ -220,7 +220,7 @@ def test_a_bot_that_cannot_start_loses_with_every_seat_on_record(tmp_path):
             assert log.faults[0].kind.value == "start_failed"
         st = compute_standings(rows)
     assert st.line("random").wins == 2 and st.line("exit-at-once").faults >= 2
-    verify = subprocess.run([sys.executable, "-m", "arena.cli", "verify", str(db)],
+    verify = subprocess.run([sys.executable, "-m", "ladder.cli", "verify", str(db)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert verify.returncode == 0, verify.stdout + verify.stderr
 

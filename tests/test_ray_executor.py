@@ -93,7 +93,7 @@ def test_a_ladder_on_two_nodes_stores_the_same_games_as_a_local_run(tmp_path, cl
             faults = on_ray.record(game_id).faults, here.record(game_id).faults
             assert play_log(on_ray, game_id) == play_log(here, game_id), (game_id, faults)
 
-    verify = subprocess.run([str(ARENA), "verify", str(tmp_path / "lad.sqlite")],
+    verify = subprocess.run([str(ARENA.with_name("ladder")), "verify", str(tmp_path / "lad.sqlite")],
                             capture_output=True, text=True, timeout=120)
     assert verify.returncode == 0, verify.stdout + verify.stderr
 

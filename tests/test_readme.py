@@ -51,8 +51,8 @@ def test_the_readme_commands_after_the_demo_work(tmp_path):
     games played), and none fails."""
     commands = demo_commands()
     assert commands[0].startswith(".venv/bin/ladder demo")
-    assert any("arena replay" in c and "--seat" in c for c in commands)
-    assert any("arena verify" in c for c in commands)
+    assert any("ladder replay" in c and "--seat" in c for c in commands)
+    assert any("ladder verify" in c for c in commands)
     (tmp_path / "ladders").mkdir()
     shutil.copy(ROOT / "ladders" / "demo.toml", tmp_path / "ladders" / "demo.toml")
     bin_dir = Path(sys.executable).parent

@@ -19,9 +19,13 @@ from arena.wire.gen.euchre.v1 import record_pb2, types_pb2
 from tests.helpers import play_random_game
 
 
-def arena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True,
+def arena(*args: str, command: str = "arena") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", f"{command}.cli", *args], capture_output=True,
                           text=True, timeout=120, env={**os.environ, "COLUMNS": "160"})
+
+
+def ladder(*args: str) -> subprocess.CompletedProcess:
+    return arena(*args, command="ladder")
 
 
 @pytest.fixture(scope="module")
@@ -126,19 +130,29 @@ def test_bad_inputs_are_one_line_errors(tmp_path):
     junk = tmp_path / "junk.pb"
     junk.write_bytes(b"\xff\xff not a record")
     (tmp_path / "l.toml").write_text('bots = ["random", "heuristic"]\n')
+    db = tmp_path / "db.sqlite"
+    sqlite3.connect(db).execute("CREATE TABLE t (x)").connection.close()
     missing = {
-        ("verify", str(tmp_path / "missing.pb")): "missing.pb: no such file",
-        ("replay", str(tmp_path / "missing.sqlite"), "a~b~00001"): "missing.sqlite: no such file",
-        ("replay", str(tmp_path / "none.toml"), "a~b~00001"): "none.toml: no such ladder file",
-        ("verify", str(tmp_path / "l.toml")): "l.sqlite does not exist yet",
-        ("replay", str(tmp_path / "l.toml"), "a~b~00001"): "l.sqlite does not exist yet",
+        ("arena", "verify", str(tmp_path / "missing.pb")): "missing.pb: no such file",
+        ("ladder", "replay", str(tmp_path / "missing.sqlite"), "a~b~00001"):
+            "missing.sqlite: no such ladder file",
+        ("ladder", "replay", str(tmp_path / "none.toml"), "a~b~00001"):
+            "none.toml: no such ladder file",
+        ("ladder", "verify", str(tmp_path / "l.toml")): "l.sqlite does not exist yet",
+        ("ladder", "replay", str(tmp_path / "l.toml"), "a~b~00001"): "l.sqlite does not exist yet",
+        # the arena's own commands read records, and say which command reads a ladder's
+        ("arena", "replay", str(tmp_path / "l.toml"), "a~b~00001"):
+            f"{tmp_path / 'l.toml'}: a ladder file; its games are read by 'ladder replay",
+        ("arena", "verify", str(db)):
+            f"{db}: a ladder database; its games are read by 'ladder verify {db}'",
     }
-    for args in (("replay", str(junk)), ("replay", str(junk), "--hand", "1"), *missing):
-        proc = arena(*args)
+    for args in (("arena", "replay", str(junk)), ("arena", "replay", str(junk), "--hand", "1"),
+                 *missing):
+        proc = arena(*args[1:], command=args[0])
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
-        assert proc.stderr.startswith("arena: error:") and "Traceback" not in proc.stderr
+        assert proc.stderr.startswith(f"{args[0]}: error:") and "Traceback" not in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr  # no usage message
-        assert missing.get(args, "") in proc.stderr
+        assert missing.get(args, "") in proc.stderr, (args, proc.stderr)
     assert not (tmp_path / "l.sqlite").exists()  # looking did not make one
 
 
@@ -151,16 +165,16 @@ def test_a_ladder_database_replays_verifies_and_catches_tampering(tmp_path):
                            "--quiet"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     db = tmp_path / "l.sqlite"
-    assert arena("verify", str(db)).returncode == 0
-    by_file = arena("verify", str(tmp_path / "l.toml"))  # the ladder file finds its database
+    assert ladder("verify", str(db)).returncode == 0
+    by_file = ladder("verify", str(tmp_path / "l.toml"))  # the ladder file finds its database
     assert by_file.returncode == 0 and "2 record(s)" in by_file.stdout, by_file.stdout
     with sqlite3.connect(db) as conn:
         game_id, blob = conn.execute("SELECT game_id, record FROM games ORDER BY seq").fetchone()
-    shown = arena("replay", str(db), game_id)
+    shown = ladder("replay", str(db), game_id)
     assert shown.returncode == 0 and game_id in shown.stdout
-    assert arena("replay", str(tmp_path / "l.toml"), game_id).stdout == shown.stdout
+    assert ladder("replay", str(tmp_path / "l.toml"), game_id).stdout == shown.stdout
     html = tmp_path / "g.html"
-    assert arena("replay", str(db), game_id, "--html", str(html)).returncode == 0
+    assert ladder("replay", str(db), game_id, "--html", str(html)).returncode == 0
     assert html.stat().st_size > 10_000
     msg = record_pb2.GameRecord.FromString(blob)
     msg.final_scores[1] += 3
@@ -168,10 +182,10 @@ def test_a_ladder_database_replays_verifies_and_catches_tampering(tmp_path):
         conn.execute("UPDATE games SET record = ? WHERE game_id = ?",
                      (msg.SerializeToString(), game_id))
     for ref in (db, tmp_path / "l.toml"):
-        proc = arena("verify", str(ref))
+        proc = ladder("verify", str(ref))
         assert proc.returncode == 1
         assert game_id in proc.stdout and "final score" in proc.stdout
-    missing = arena("replay", str(db), "no-such-game")
+    missing = ladder("replay", str(db), "no-such-game")
     assert missing.returncode == 2 and "no game" in missing.stderr
 
 
@@ -180,7 +194,7 @@ def test_the_header_says_who_was_unsealed_and_a_seat_view_hides_the_seed(record,
 
     from rich.console import Console
 
-    from arena.replay_cli import show_game
+    from arena.replay_text import show_game
 
     _, log = record
 

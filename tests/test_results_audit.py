@@ -14,7 +14,6 @@ from random import Random
 
 import pytest
 
-from arena import cli as arena_cli
 from arena.core.game import GameState
 from arena.core.rules import preset
 from arena.faults import Fault, FaultKind
@@ -101,8 +100,8 @@ def audit(path: Path) -> dict[str, list[str]]:
         return dict(audit_database(store))
 
 
-def run_arena(capsys, *args: str) -> tuple[int, str]:
-    code = arena_cli.main(list(args))
+def run_ladder(capsys, *args: str) -> tuple[int, str]:
+    code = ladder_cli.main(list(args))
     out = capsys.readouterr()
     return code, out.out + out.err
 
@@ -118,7 +117,7 @@ def test_an_untampered_database_passes_everything(ladder_db, capsys):
         row = store.games()[FAULTY]
         assert (row.faults, row.faults_a, row.faults_b) == (3, 1, 2)  # the fixture's faults
         assert row.fault_kinds == "illegal_action,timeout"
-    code, out = run_arena(capsys, "verify", str(path))
+    code, out = run_ladder(capsys, "verify", str(path))
     assert code == 0, out
     assert "ok" in out and "6 record(s)" in out and "columns stored with them match" in out
     assert ladder_cli.main(["standings", str(path), "--json"]) == 0
@@ -177,7 +176,7 @@ def test_a_tampered_column_is_named_by_the_audit_and_verify(ladder_db, capsys, s
     assert list(found) == [victim]
     assert any(column in p.split(":")[0] for p in found[victim]), found[victim]
 
-    code, out = run_arena(capsys, "verify", str(path))
+    code, out = run_ladder(capsys, "verify", str(path))
     assert code == 1, out
     (line,) = [ln for ln in out.splitlines() if victim in ln]  # one line for the game
     assert "FAIL" in line and column in line
@@ -206,7 +205,7 @@ def test_a_changed_bot_digest_fails_every_game_of_that_bot(ladder_db, capsys):
     alpha_games = [g for g in game_ids(path) if "alpha" in g.split("~")[:2]]
     assert sorted(found) == sorted(alpha_games) and len(alpha_games) == 4
     assert all(any(p.startswith("bots.digest of alpha") for p in ps) for ps in found.values())
-    code, out = run_arena(capsys, "verify", str(path))
+    code, out = run_ladder(capsys, "verify", str(path))
     assert code == 1 and "bots.digest of alpha" in out
 
 
@@ -217,7 +216,7 @@ def test_a_game_whose_bot_id_names_no_bot_is_not_dropped_silently(ladder_db, cap
     with Store.open(path) as store:
         assert victim not in {r.game_id for r in store.games()}  # the listing loses it
     assert list(audit(path)) == [victim]
-    code, out = run_arena(capsys, "verify", str(path))
+    code, out = run_ladder(capsys, "verify", str(path))
     assert code == 1 and victim in out
 
 
