@@ -16,7 +16,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, TypeAlias
 
@@ -40,9 +40,10 @@ from arena.game_loop import play_game
 from arena.gamelog import GameEnd, GameLog
 from arena.manifest import BotManifest, load_manifest
 from arena.process_cache import Worker
+from arena.process_settings import ProcessSettings
 from arena.processes import open_bot_pool
 from arena.replay import replay
-from arena.spec import FaultPolicy, GameSpec, HouseSeat, TimeControl, Transport
+from arena.spec import FaultPolicy, GameSpec, HouseSeat, TimeControl
 
 HINTS = {
     FaultKind.START_FAILED: "listen on the address in EUCHRE_BOT_ADDRESS within the startup "
@@ -248,16 +249,13 @@ class _ThrownIn:
 
 
 async def _run(bot: BotManifest, games: int, per_decision: float, report: Report,
-               rule_sets: dict[str, RuleSet], log_dir: Path, sandbox: bool = True,
-               start_limit: float = 10.0, grace: float = 2.0,
-               transport: Transport = "unix") -> None:
+               rule_sets: dict[str, RuleSet], processes: ProcessSettings) -> None:
     tc = TimeControl(per_decision=per_decision, bank=max(60.0, per_decision * 40))
     sdk = False  # known from the bot's Hello; until then, the protocol's words
     async with open_bot_pool() as pool:
         for label, rules in rule_sets.items():
-            worker = Worker(pool, rules, log_dir, name=label.replace(" ", "_").replace(",", ""),
-                            sandbox=sandbox, startup_timeout=start_limit, grace=grace,
-                            transport=transport)
+            worker = Worker(pool, rules, processes,
+                            name=label.replace(" ", "_").replace(",", ""))
             try:
                 started = time.monotonic()
                 try:
@@ -322,7 +320,8 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
             killed = [name for name, code in codes if code == -9]
             if killed:
                 report.add(f"{label}: stops on SIGTERM", False,
-                           f"the bot had to be killed after the {grace:g} s grace period\n"
+                           f"the bot had to be killed after the {processes.grace:g} s grace "
+                           f"period\n"
                            f"fix: {SDK_STOP_HINT if sdk else STOP_HINT}")
             elif codes:
                 report.add(f"{label}: stops on SIGTERM", True, f"{len(codes)} process(es) exited")
@@ -347,31 +346,34 @@ def expected_phases(rule_sets: dict[str, RuleSet]) -> list[str]:
 def cmd_check_bot(args: argparse.Namespace) -> int:
     import tempfile
 
-    from arena.cli_args import check_sandbox_args, run_notes
-    from arena.sandbox import DEFAULT_CAPS
+    from arena.cli_args import process_settings, run_notes
 
     bot = load_manifest(args.bot)
-    sandbox = check_sandbox_args(args)
-    if sandbox and bot.command is not None:
-        bot.sandbox(DEFAULT_CAPS)  # a manifest asking for more than the caps is an error
+    processes = process_settings(args, ProcessSettings(log_dir=Path()))
+    if processes.sandbox:
+        from arena.processes import require_sandbox
+
+        require_sandbox("add --no-sandbox")
+        if bot.command is not None:
+            bot.sandbox(processes.limits)  # a manifest asking for more than the caps is an error
     log_dir = Path(tempfile.mkdtemp(prefix="euchre-check-"))
+    processes = replace(processes, log_dir=log_dir)
     rule_sets = {k: NAMED_RULES[k] for k in (args.rules or NAMED_RULES)}
     report = Report()
     console = Console()
-    sealed = "in the arena's sandbox" if sandbox else "WITHOUT a sandbox"
-    over = "a unix socket" if args.transport == "unix" else "loopback TCP"
+    sealed = "in the arena's sandbox" if processes.sandbox else "WITHOUT a sandbox"
+    over = "a unix socket" if processes.transport == "unix" else "loopback TCP"
     # Lines holding a path are never wrapped, so that a pipe gets it whole.
     console.print(Text.assemble(
         "checking ", (bot.label, "bold"), f" ({bot.source}), {sealed}, over {over}; "
         f"bot logs in {log_dir}"
     ), soft_wrap=True)
-    for note in run_notes(sealed=sandbox, seed=None):
+    for note in run_notes(sealed=processes.sandbox, seed=None):
         console.print(Text(note), soft_wrap=True)
     from arena.runner import run_until_signal
 
     stopped_by = trio.run(run_until_signal, lambda: _run(
-        bot, args.games, args.per_decision, report, rule_sets, log_dir, sandbox,
-        args.start_limit, args.grace, args.transport))
+        bot, args.games, args.per_decision, report, rule_sets, processes))
     if stopped_by is not None:
         # What was checked before the stop is still worth reading, with the logs.
         report.add("interrupted", False, f"stopped by {stopped_by}: the checks above are "

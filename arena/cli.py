@@ -22,14 +22,12 @@ from arena.cli_args import (
     add_executor_options,
     add_process_options,
     add_rules_option,
-    add_sandbox_option,
     add_time_options,
-    add_transport_option,
     add_watch_options,
     check_memory,
-    check_sandbox_args,
     executor_from_args,
     positive_int,
+    process_settings,
     run_command,
     run_notes,
     seconds_arg,
@@ -37,8 +35,8 @@ from arena.cli_args import (
 )
 from arena.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, Kind, exit_status_help
 from arena.manifest import load_manifest, sample_bot_names
+from arena.process_settings import ProcessSettings
 from arena.replay_cli import add_replay_arguments
-from arena.sandbox import DEFAULT_CAPS
 from arena.spec import FaultPolicy, GameSpec, TimeControl, default_concurrency
 
 if TYPE_CHECKING:  # imported where used, as the command needs it
@@ -74,9 +72,6 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--seed", type=seed_arg, default=None,
                    help="fix every deal (default: a secret random key). Publishing a seed "
                    "publishes the deals: a bot that knows it knows every hand")
-    m.add_argument("--fresh-processes", action="store_true",
-                   help="new bot processes for every game (default: processes are kept, "
-                   "the two halves of a duplicate pair never sharing one)")
     m.add_argument("--concurrency", type=positive_int, default=default_concurrency(),
                    help="games at once (default: the number of cores)")
     m.add_argument("--out", type=Path, default=None, metavar="DIR",
@@ -100,9 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="self-play games per rule set (default 4), besides the set scenes")
     c.add_argument("--per-decision", type=seconds_arg, default=TimeControl().per_decision,
                    metavar="SECONDS", help="time limit per decision")
-    add_process_options(c)
-    add_transport_option(c)
-    add_sandbox_option(c)
+    add_process_options(c, leave_out=("fresh_processes",))
     add_rules_option(c, repeat=True)
 
     r = sub.add_parser("replay", help="show a recorded game in the terminal, as JSON or as an HTML page",
@@ -199,19 +192,26 @@ def cmd_match(args: argparse.Namespace) -> int:
     out = args.out or Path("runs") / f"match-{datetime.now():%Y%m%d-%H%M%S}"
     games_dir = out / "games"
     games_dir.mkdir(parents=True, exist_ok=True)
+    processes = process_settings(args, ProcessSettings(log_dir=out / "logs"))
+    if processes.sandbox:
+        from arena.processes import require_sandbox
+
+        require_sandbox("add --no-sandbox")
+        for bot in (bot_a, bot_b):
+            if bot.command is not None:
+                bot.sandbox(processes.limits)  # ConfigError if it asks for more than --limit
     cfg = MatchConfig(
         bot_a=bot_a, bot_b=bot_b, games=args.games, rules=rules, seed=args.seed,
         concurrency=min(args.concurrency, args.games),
         time_control=TimeControl(per_decision=args.per_decision, bank=args.bank),
-        fault_policy=FaultPolicy(args.on_fault), out_dir=out, transport=args.transport,
-        sandbox=check_sandbox_args(args), fresh_processes=args.fresh_processes,
+        fault_policy=FaultPolicy(args.on_fault), out_dir=out, processes=processes,
     )
     bot_b = cfg.bot_b  # renamed when it is bot_a again
-    for note in run_notes(sealed=cfg.sandbox, seed=cfg.seed):
+    for note in run_notes(sealed=processes.sandbox, seed=cfg.seed):
         print(f"arena: {note}", file=sys.stderr)
     if executor is None or executor.kind == "local":
         check_memory(concurrency=cfg.concurrency, seats=rules.seats,
-                     memory_mb=DEFAULT_CAPS.memory_mb, sealed=cfg.sandbox,
+                     memory_mb=processes.limits.memory_mb, sealed=processes.sandbox,
                      lower="--concurrency")
     logs: list[GameLog] = []
     progress = GameProgress(args.games, title=f"{bot_a.name} vs {bot_b.name}")
@@ -223,7 +223,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     try:
         live: LiveFolder | None = LiveFolder.for_run(out / "live", [bot_a, bot_b],
-                                                     sealed=cfg.sandbox)
+                                                     sealed=processes.sandbox)
         print(f"watch its games live: arena watch {out}", file=sys.stderr)
     except LiveFolderUnsafe as e:
         live = None
@@ -233,10 +233,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         with progress:
             stopped_by = trio.run(run_until_signal, lambda: run_games(
                 match_specs(cfg), rules=rules, concurrency=cfg.concurrency,
-                log_dir=out / "logs", on_done=on_done, transport=cfg.transport,
-                sandbox=cfg.sandbox, fresh_processes=cfg.fresh_processes,
-                startup_timeout=args.start_limit, grace=args.grace, observe=live,
-                executor=executor,
+                processes=processes, on_done=on_done, observe=live, executor=executor,
             ))
     finally:
         if live is not None:

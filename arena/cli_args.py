@@ -11,7 +11,9 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from arena.check_rules import NAMED_RULES
 from arena.core.game import MAX_SEED
@@ -24,6 +26,8 @@ from arena.errors import (
     error_line,
     kind_of,
 )
+from arena.process_settings import TRANSPORTS, ProcessSettings
+from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.spec import EXECUTORS, LOCAL, Executor, FaultPolicy, TimeControl, require_ray
 
 
@@ -113,14 +117,6 @@ def add_time_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--on-fault", choices=[f.value for f in FaultPolicy], default="forfeit",
                    help="a faulting bot's team forfeits the game (default), or a random "
                    "legal action is played in its place and the game goes on")
-    add_transport_option(p)
-    add_sandbox_option(p)
-
-
-def add_transport_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--transport", choices=["unix", "tcp"], default="unix",
-                   help="where bots listen: a unix socket in a private folder (default) "
-                   "or loopback TCP (needs --no-sandbox: a sealed bot has no network)")
 
 
 def add_rules_option(p: argparse.ArgumentParser, *, repeat: bool) -> None:
@@ -135,13 +131,100 @@ def add_rules_option(p: argparse.ArgumentParser, *, repeat: bool) -> None:
                        metavar="RULES", help=f"the rule set: {names} (default standard)")
 
 
-def add_process_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--start-limit", type=seconds_arg, default=10.0, metavar="SECONDS",
-                   help="how long a bot process may take to listen on its address "
-                   "(default 10; a manifest's startup_timeout wins)")
-    p.add_argument("--grace", type=seconds_arg, default=2.0, metavar="SECONDS",
-                   help="how long a bot has to exit after SIGTERM before it is killed "
-                   "(default 2)")
+@dataclass(frozen=True)
+class ProcessOption:
+    """One option of the process settings (arena.process_settings), defined once for
+    every command that has it. It sets the field `setting` and defaults to None (not
+    given), so that a command applies it over settings of its own: the defaults of
+    ProcessSettings for a match, a ladder file's keys of the same names for a ladder."""
+
+    setting: str
+    """The ProcessSettings field it sets; a ladder file's key of the same name."""
+    flag: str
+    help: str
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    """The rest of add_argument's arguments (type, metavar, action...)."""
+
+
+def _default(setting: str) -> Any:
+    return {f.name: f.default for f in fields(ProcessSettings)}[setting]
+
+
+def limit_arg(text: str) -> tuple[str, int]:
+    """NAME=N for --limit: a field of arena.sandbox.Limits and a whole number."""
+    name, eq, value = text.partition("=")
+    names = Limits.names()
+    if not eq or name not in names:
+        raise argparse.ArgumentTypeError(f"expected NAME=N with NAME one of {', '.join(names)}, "
+                                         f"not {text!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{name}: not a whole number: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{name}: must be at least 1, not {number}")
+    return name, number
+
+
+PROCESS_OPTIONS: tuple[ProcessOption, ...] = (
+    ProcessOption(
+        "transport", "--transport",
+        "where bots listen: a unix socket in a private folder (default) or loopback TCP "
+        "(needs --no-sandbox: a sealed bot has no network)",
+        {"choices": list(TRANSPORTS)}),
+    ProcessOption(
+        "start_limit", "--start-limit",
+        f"how long a bot process may take to listen on its address (default "
+        f"{_default('start_limit'):g}; a manifest's startup_timeout wins)",
+        {"type": seconds_arg, "metavar": "SECONDS"}),
+    ProcessOption(
+        "grace", "--grace",
+        f"how long a bot has to exit after SIGTERM before it is killed (default "
+        f"{_default('grace'):g})",
+        {"type": seconds_arg, "metavar": "SECONDS"}),
+    ProcessOption(
+        "sandbox", "--no-sandbox",
+        "run bots unsealed, with your privileges and environment (trusted bots only; games "
+        "are marked unsandboxed). By default each bot process runs sealed: no network, no "
+        "other process, only its own folder",
+        {"action": "store_const", "const": False}),
+    ProcessOption(
+        "limits", "--limit",
+        "a cap for every sealed bot, NAME=N, repeatable: "
+        + ", ".join(f"{n} (default {getattr(DEFAULT_CAPS, n)})" for n in Limits.names())
+        + "; a manifest's own [limits] ask for less, never more",
+        {"type": limit_arg, "action": "append", "metavar": "NAME=N"}),
+    ProcessOption(
+        "fresh_processes", "--fresh-processes",
+        "new bot processes for every game (default: processes are kept, the two halves of a "
+        "duplicate pair never sharing one)",
+        {"action": "store_const", "const": True}),
+)
+"""Every option of the process settings, in the order --help shows them."""
+
+
+def add_process_options(p: argparse.ArgumentParser, *,
+                        only: Sequence[str] | None = None,
+                        leave_out: Sequence[str] = ()) -> None:
+    """The process options (PROCESS_OPTIONS), or those of `only`, less `leave_out`."""
+    for option in PROCESS_OPTIONS:
+        if (only is None or option.setting in only) and option.setting not in leave_out:
+            p.add_argument(option.flag, dest=option.setting, default=None, help=option.help,
+                           **option.kwargs)
+
+
+def process_settings(args: argparse.Namespace, base: ProcessSettings) -> ProcessSettings:
+    """`base` with the process options given on the command line; ConfigError for what
+    cannot be done (--transport tcp with sealed bots)."""
+    given = {o.setting: getattr(args, o.setting) for o in PROCESS_OPTIONS
+             if getattr(args, o.setting, None) is not None}
+    if "limits" in given:
+        given["limits"] = replace(base.limits, **dict(given["limits"]))
+    transport = given.get("transport", base.transport)
+    if transport == "tcp" and given.get("sandbox", base.sandbox):
+        raise ConfigError("--transport tcp: a sandboxed bot has no network, so it cannot "
+                          "listen on TCP; use the unix transport, or add --no-sandbox")
+    return replace(base, **given)
 
 
 def add_executor_options(p: argparse.ArgumentParser) -> None:
@@ -164,27 +247,6 @@ def executor_from_args(args: argparse.Namespace) -> Executor:
         require_ray()
         return Executor("ray", address=args.ray_address)
     return LOCAL
-
-
-def add_sandbox_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--no-sandbox", action="store_true",
-                   help="run bots unsealed, with your privileges and environment (trusted "
-                   "bots only; games are marked unsandboxed). By default each bot process "
-                   "runs sealed: no network, no other process, only its own folder")
-
-
-def check_sandbox_args(args: argparse.Namespace) -> bool:
-    """Whether to seal bots; ConfigError when asked for what cannot be done, and
-    SandboxUnavailable (the machine's) where bots cannot be sealed."""
-    if args.no_sandbox:
-        return False
-    if getattr(args, "transport", "unix") == "tcp":
-        raise ConfigError("--transport tcp: a sandboxed bot has no network, so it cannot "
-                          "listen on TCP; use the unix transport, or add --no-sandbox")
-    from arena.processes import require_sandbox
-
-    require_sandbox("add --no-sandbox")
-    return True
 
 
 WATCH_WAIT = 5.0

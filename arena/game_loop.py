@@ -161,7 +161,7 @@ class GameRun:
         and digest, and whether it is sealed (a bot given by address never is)."""
         if isinstance(bot, HouseSeat):
             return SeatBot(seat, bot.name, "house", sandboxed=True)
-        sealed = self.worker.sandbox and bot.command is not None
+        sealed = self.worker.settings.sandbox and bot.command is not None
         return SeatBot(seat, bot.name, bot.version, bot.digest, sandboxed=sealed)
 
     async def _start_game(self) -> None:

@@ -16,7 +16,8 @@ from arena.core.rules import RuleSet
 from arena.deals import key_from_seed, new_key
 from arena.manifest import BotManifest
 from arena.plan import game_spec, plan_game
-from arena.spec import FaultPolicy, GameSpec, TimeControl, Transport
+from arena.process_settings import ProcessSettings
+from arena.spec import FaultPolicy, GameSpec, TimeControl
 
 
 @dataclass(frozen=True)
@@ -31,9 +32,8 @@ class MatchConfig:
     time_control: TimeControl
     fault_policy: FaultPolicy
     out_dir: Path
-    transport: Transport = "unix"
-    sandbox: bool = True
-    fresh_processes: bool = False
+    processes: ProcessSettings
+    """How its bot processes are started, held and stopped (their logs, under out_dir)."""
 
     def __post_init__(self) -> None:
         # A bot against itself: the second team's processes are named apart, so that the

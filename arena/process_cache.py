@@ -10,7 +10,7 @@ teams swapped, so a process that played one half would know every hidden card of
 other. Each game therefore names a process *family* (GameSpec.family: 0 for first
 halves, 1 for second halves) and a bot's processes in one family never play a game of
 the other; as every sealed process is cut off from every other (arena.sandbox), no
-process ever sees a deal from both sides. `fresh_processes` (arena.runner) goes further:
+process ever sees a deal from both sides. `ProcessSettings.fresh_processes` goes further:
 new processes for every game.
 """
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import trio
 
@@ -27,9 +26,8 @@ from arena import __version__
 from arena.core.rules import RuleSet
 from arena.faults import BotFault, FaultKind
 from arena.manifest import BotManifest
+from arena.process_settings import ProcessSettings
 from arena.processes import BotPool, BotProcess, BotStartError, LaunchSpec
-from arena.sandbox import DEFAULT_CAPS, Limits
-from arena.spec import Transport
 from arena.wire.client import BotClient, BotIdentity
 
 HELLO_TIMEOUT = 5.0
@@ -85,28 +83,19 @@ class Worker:
         self,
         pool: BotPool,
         rules: RuleSet,
-        log_dir: Path,
+        settings: ProcessSettings,
         name: str = "w0",
-        transport: Transport = "unix",
-        startup_timeout: float = 10.0,
-        grace: float = 2.0,
         max_processes: int = 16,
-        sandbox: bool = True,
-        caps: Limits = DEFAULT_CAPS,
         cpus: str | None = None,
     ) -> None:
         self.pool = pool
+        self.rules = rules
+        """The rules every bot it starts is greeted with (Hello)."""
+        self.settings = settings
+        self.name = name
+        self.max_processes = max_processes
         self.cpus = cpus
         """The CPUs this worker's sealed bots run on (arena.runner.slot_cpus); None: all."""
-        self.sandbox = sandbox
-        self.caps = caps
-        self.rules = rules
-        self.log_dir = log_dir
-        self.name = name
-        self.transport = transport
-        self.startup_timeout = startup_timeout
-        self.grace = grace
-        self.max_processes = max_processes
         self._instances: dict[_Key, BotInstance] = {}
 
     async def instance(self, manifest: BotManifest, index: int, family: int = 0) -> BotInstance:
@@ -138,7 +127,7 @@ class Worker:
         """Starts the bot, again (with twice the time) while it is only slow: did not
         listen, or did not answer Hello, in time. Anything else, or slowness
         START_ATTEMPTS times over, is its fault: BotFault(START_FAILED)."""
-        startup = manifest.startup_timeout or self.startup_timeout
+        startup = manifest.startup_timeout or self.settings.start_limit
         hello = HELLO_TIMEOUT
         for attempt in range(1, START_ATTEMPTS + 1):
             try:
@@ -160,17 +149,18 @@ class Worker:
             address = manifest.address
             assert address is not None
         else:
-            sandbox = manifest.sandbox(self.caps) if self.sandbox else None
+            settings = self.settings
+            sandbox = manifest.sandbox(settings.limits) if settings.sandbox else None
             spec = LaunchSpec(manifest.name, manifest.command, manifest.cwd, manifest.env, sandbox)
-            log_path = self.log_dir / f"{manifest.name}-{self.name}-{family}{index}.log"
+            log_path = settings.log_dir / f"{manifest.name}-{self.name}-{family}{index}.log"
             try:
                 process = await self.pool.start(
                     spec,
                     log_path=log_path,
-                    transport=self.transport,
+                    transport=settings.transport,
                     # The bot's own limit, from its manifest, wins over the run's.
                     startup_timeout=startup,
-                    grace=self.grace,
+                    grace=settings.grace,
                     cpus=self.cpus,
                 )
             except BotStartError as e:

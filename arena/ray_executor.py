@@ -44,9 +44,10 @@ from arena.gamelog import GameLog
 from arena.manifest import BotManifest, load_manifest
 from arena.observer import Observe
 from arena.process_cache import Worker
+from arena.process_settings import ProcessSettings
 from arena.processes import BotPool, open_bot_pool, require_sandbox
-from arena.sandbox import Limits, SandboxUnavailable
-from arena.spec import Executor, GameSpec, Transport, require_ray
+from arena.sandbox import SandboxUnavailable
+from arena.spec import Executor, GameSpec, require_ray
 
 __all__ = ["GameLostError", "RayWorkerSettings", "run_games_on_ray"]
 
@@ -68,13 +69,7 @@ class RayWorkerSettings:
     the games. Plain values, sent to each actor once."""
 
     rules: RuleSet
-    log_dir: Path
-    transport: Transport
-    startup_timeout: float
-    grace: float
-    sandbox: bool
-    caps: Limits
-    fresh_processes: bool
+    processes: ProcessSettings
     observe: Observe | None = None
     """Each game's observer, made on the worker (live files are written on its node)."""
 
@@ -127,7 +122,7 @@ class _GameLoop:
     async def _main(self) -> None:
         self._token = trio.lowlevel.current_trio_token()
         self._stop = trio.Event()
-        self._settings.log_dir.mkdir(parents=True, exist_ok=True)
+        self._settings.processes.log_dir.mkdir(parents=True, exist_ok=True)
         async with open_bot_pool() as pool:
             self._pool = pool
             self._started.set()
@@ -147,7 +142,7 @@ class _GameLoop:
             with trio.CancelScope(shield=True):
                 await worker.close()
             raise
-        if self._settings.fresh_processes:
+        if self._settings.processes.fresh_processes:
             await worker.close()
         self._free.append(worker)
         return log
@@ -156,9 +151,7 @@ class _GameLoop:
         s = self._settings
         assert self._pool is not None
         self._made += 1
-        return Worker(self._pool, s.rules, s.log_dir, name=f"{self._name}.{self._made}",
-                      transport=s.transport, startup_timeout=s.startup_timeout, grace=s.grace,
-                      sandbox=s.sandbox, caps=s.caps)
+        return Worker(self._pool, s.rules, s.processes, name=f"{self._name}.{self._made}")
 
 
 class RayWorker:
@@ -169,16 +162,17 @@ class RayWorker:
         """Checks what the node must offer before any game: a worker that cannot seal bots
         or write their logs would turn every game into forfeits, stored as results."""
         here = socket.gethostname()
-        if settings.sandbox:
+        processes = settings.processes
+        if processes.sandbox:
             try:
                 require_sandbox("sandbox = false in the ladder file, or --no-sandbox")
             except SandboxUnavailable as e:
                 raise MachineError(f"ray: node {here}: {e}") from None
         try:
-            settings.log_dir.mkdir(parents=True, exist_ok=True)
+            processes.log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise MachineError(f"ray: node {here}: cannot write bot logs in {settings.log_dir}: "
-                               f"{e}") from None
+            raise MachineError(f"ray: node {here}: cannot write bot logs in "
+                               f"{processes.log_dir}: {e}") from None
         self._checked: dict[tuple[Path, str], str | None] = {}
         self._check_lock = threading.Lock()
         # Named by generation too: a replacement never appends to a lost worker's logs.

@@ -13,7 +13,6 @@ import signal
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterable
-from pathlib import Path
 
 import trio
 
@@ -23,8 +22,8 @@ from arena.game_loop import play_game
 from arena.gamelog import GameLog
 from arena.observer import Observe
 from arena.process_cache import Worker
-from arena.sandbox import DEFAULT_CAPS, Limits
-from arena.spec import Executor, GameSpec, Transport
+from arena.process_settings import ProcessSettings
+from arena.spec import Executor, GameSpec
 
 __all__ = ["play_game", "run_games", "run_until_signal"]
 
@@ -34,21 +33,15 @@ async def run_games(
     *,
     rules: RuleSet,
     concurrency: int,
-    log_dir: Path,
+    processes: ProcessSettings,
     on_done: Callable[[GameSpec, GameLog], object],
-    transport: Transport = "unix",
-    startup_timeout: float = 10.0,
-    grace: float = 2.0,
-    sandbox: bool = True,
-    caps: Limits = DEFAULT_CAPS,
-    fresh_processes: bool = False,
     executor: Executor | None = None,
     notice: Callable[[str], object] | None = None,
     observe: Observe | None = None,
 ) -> None:
     """Plays the specs (any iterable) on `concurrency` workers; calls on_done(spec, log)
-    in the trio thread as each game finishes, in finishing order. Bot processes are
-    sealed unless `sandbox` is false, and with `fresh_processes` none plays two games.
+    in the trio thread as each game finishes, in finishing order. Every bot process is
+    started, held and stopped as `processes` says (arena.process_settings).
     With a Ray executor the workers are processes of a Ray cluster (arena.ray_executor),
     and `notice` (default: standard error) hears of workers lost. `observe` makes each
     game's observer (arena.observer), which hears it as it goes (on a Ray worker too: it
@@ -58,18 +51,15 @@ async def run_games(
     if executor is not None and executor.kind == "ray":
         from arena.ray_executor import RayWorkerSettings, run_games_on_ray
 
-        settings = RayWorkerSettings(rules=rules, log_dir=log_dir, transport=transport,
-                                     startup_timeout=startup_timeout, grace=grace,
-                                     sandbox=sandbox, caps=caps, fresh_processes=fresh_processes,
-                                     observe=observe)
+        settings = RayWorkerSettings(rules=rules, processes=processes, observe=observe)
         await run_games_on_ray(specs, settings=settings, concurrency=concurrency,
                                executor=executor, on_done=on_done,
                                notice=notice or _to_stderr)
         return
 
-    check_memory(concurrency=concurrency, seats=rules.seats, memory_mb=caps.memory_mb,
-                 sealed=sandbox)
-    log_dir.mkdir(parents=True, exist_ok=True)
+    check_memory(concurrency=concurrency, seats=rules.seats,
+                 memory_mb=processes.limits.memory_mb, sealed=processes.sandbox)
+    processes.log_dir.mkdir(parents=True, exist_ok=True)
     dispatch = _Dispatch(specs, lookahead=4 * concurrency)
 
     async def work(worker: Worker) -> None:
@@ -79,7 +69,7 @@ async def run_games(
                     log = await play_game(worker, spec, observe(spec) if observe else None)
                 finally:
                     await dispatch.done(spec)
-                if fresh_processes:
+                if processes.fresh_processes:
                     await worker.close()
                 on_done(spec, log)
         finally:
@@ -87,11 +77,8 @@ async def run_games(
 
     async with open_bot_pool() as pool, trio.open_nursery() as nursery:
         for i in range(concurrency):
-            worker = Worker(
-                pool, rules, log_dir, name=f"w{i}", transport=transport,
-                startup_timeout=startup_timeout, grace=grace, sandbox=sandbox, caps=caps,
-                cpus=slot_cpus(i, concurrency),
-            )
+            worker = Worker(pool, rules, processes, name=f"w{i}",
+                            cpus=slot_cpus(i, concurrency))
             nursery.start_soon(work, worker)
 
 

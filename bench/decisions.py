@@ -192,16 +192,18 @@ async def bridge_floor(calls: int) -> dict[str, tuple[float, float]]:
 
 def match_throughput(games: int, concurrency: int) -> None:
     from arena.match import MatchConfig, match_specs
+    from arena.process_settings import ProcessSettings
     from arena.runner import run_games
     from arena.spec import FaultPolicy, TimeControl
 
     bot = load_manifest("random")
     from dataclasses import replace
 
+    out = Path(tempfile.mkdtemp(prefix="bench-match-"))
     cfg = MatchConfig(
         bot_a=bot, bot_b=replace(bot, name="random-2"), games=games, rules=preset("standard"),
         seed=1, concurrency=concurrency, time_control=TimeControl(), fault_policy=FaultPolicy.FORFEIT,
-        out_dir=Path(tempfile.mkdtemp(prefix="bench-match-")),
+        out_dir=out, processes=ProcessSettings(log_dir=out / "logs"),
     )
     decisions = 0
 
@@ -213,7 +215,7 @@ def match_throughput(games: int, concurrency: int) -> None:
     kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     trio.run(lambda: run_games(match_specs(cfg), rules=cfg.rules, concurrency=concurrency,
-                               log_dir=cfg.out_dir / "logs", on_done=on_done))
+                               processes=cfg.processes, on_done=on_done))
     wall = time.perf_counter() - t0
     cpu = time.process_time() - cpu0
     kids1 = resource.getrusage(resource.RUSAGE_CHILDREN)

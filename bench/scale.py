@@ -32,6 +32,7 @@ import trio  # noqa: E402
 from arena.core.rules import preset  # noqa: E402
 from arena.manifest import BotManifest  # noqa: E402
 from arena.match import MatchConfig, match_specs  # noqa: E402
+from arena.process_settings import ProcessSettings  # noqa: E402
 from arena.processes import LaunchSpec, open_bot_pool  # noqa: E402
 from arena.runner import run_games  # noqa: E402
 from arena.spec import Executor, FaultPolicy, TimeControl  # noqa: E402
@@ -52,7 +53,8 @@ async def measure(workers: int, per_worker: int, seconds: float, addresses: list
     concurrency = workers * per_worker
     cfg = MatchConfig(bot_a=a, bot_b=b, games=100_000, rules=preset("standard"), seed=1,
                       concurrency=concurrency, time_control=TimeControl(per_decision=10),
-                      fault_policy=FaultPolicy.FORFEIT, out_dir=log_dir, sandbox=False)
+                      fault_policy=FaultPolicy.FORFEIT, out_dir=log_dir,
+                      processes=ProcessSettings(log_dir=log_dir, sandbox=False))
     pids: list[int] = []
     marks: list[tuple[float, int, float]] = []  # (time, decisions so far, worker CPU)
     decisions = 0
@@ -80,9 +82,8 @@ async def measure(workers: int, per_worker: int, seconds: float, addresses: list
                 return
             yield spec
 
-    await run_games(specs(), rules=cfg.rules, concurrency=concurrency, log_dir=log_dir,
-                    on_done=on_done, sandbox=False, notice=notice,
-                    executor=Executor("ray", workers=workers))
+    await run_games(specs(), rules=cfg.rules, concurrency=concurrency, processes=cfg.processes,
+                    on_done=on_done, notice=notice, executor=Executor("ray", workers=workers))
     (t0, d0, c0), (t1, d1, c1) = marks[0], marks[-1]
     n = d1 - d0
     return n / (t1 - t0), 1000 * (c1 - c0) / n

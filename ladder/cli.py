@@ -20,11 +20,14 @@ from typing import TYPE_CHECKING
 
 from arena import __version__
 from arena.cli_args import (
+    PROCESS_OPTIONS,
     WATCH_WAIT,
     add_executor_options,
+    add_process_options,
     add_watch_options,
     check_memory,
     positive_int,
+    process_settings,
     run_command,
     run_notes,
 )
@@ -104,8 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
         "kept; the rest are played, each stored the moment it finishes. Stop it any way you "
         "like (Ctrl-C, kill, a power cut) and run the same command to go on: no finished game "
         "is lost and none is played twice.",
-        epilog=exit_status_help("every game planned is stored", stopped=": every finished "
-                                "game is stored; run the same command again to go on"),
+        epilog="The options of the bots' processes (" + ", ".join(o.flag for o in PROCESS_OPTIONS)
+        + ") are those of 'arena match', and override the ladder file's keys of the same "
+        "names (" + ", ".join(f"[{o.setting}]" if o.setting == "limits" else o.setting
+                              for o in PROCESS_OPTIONS)
+        + "); none of them is a setting of the games, so a ladder resumes under other ones. "
+        + exit_status_help("every game planned is stored", stopped=": every finished "
+                           "game is stored; run the same command again to go on"),
     )
     r.add_argument("ladder", metavar="LADDER.toml",
                    help="the ladder file (its database is beside it unless the file says)")
@@ -121,9 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--db", type=Path, default=None, metavar="PATH",
                    help="database to use (overrides the file)")
     r.add_argument("--quiet", action="store_true", help="no live view; only the final table")
-    r.add_argument("--no-sandbox", action="store_true",
-                   help="run bots unsealed, with your privileges (trusted bots only; games "
-                   "are marked unsandboxed). The same as sandbox = false in the file")
+    add_process_options(r)  # override the file's keys of the same names
     add_executor_options(r)  # override the file's executor and [ray] address
     _add_by(r)
 
@@ -140,8 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--out", type=Path, default=Path("runs") / "demo", metavar="DIR",
                    help="folder for the database and bot logs (default runs/demo)")
     d.add_argument("--quiet", action="store_true", help="no live view; only the final table")
-    d.add_argument("--no-sandbox", action="store_true",
-                   help="run the sample bots unsealed (where sandboxes cannot be made)")
+    add_process_options(d, only=("sandbox",))
 
     s = sub.add_parser("standings", help="ratings with intervals, gaps and LOS",
                        description="Standings of a ladder: games, win %, the rating (a "
@@ -283,9 +288,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from ladder.config import load_ladder
 
-    cfg = load_ladder(args.ladder).with_overrides(
+    cfg = load_ladder(args.ladder)
+    cfg = cfg.with_overrides(
         games_per_pairing=args.games, concurrency=args.concurrency, database=args.db,
-        sandbox=False if args.no_sandbox else None, executor=args.executor,
+        processes=process_settings(args, cfg.processes), executor=args.executor,
         ray_address=args.ray_address,
     )
     return _run(cfg, fresh=args.fresh, new_versions=args.new_version, quiet=args.quiet,
@@ -298,9 +304,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not DEMO_LADDER.is_file():
         raise ConfigError(f"{DEMO_LADDER}: the demo ladder file is missing (it ships with "
                           "the source; install with 'pip install -e .' from a clone)")
-    cfg = load_ladder(DEMO_LADDER).with_overrides(
+    cfg = load_ladder(DEMO_LADDER)
+    cfg = cfg.with_overrides(
         games_per_pairing=args.games, concurrency=args.concurrency,
-        database=args.out / "demo.sqlite", sandbox=False if args.no_sandbox else None,
+        database=args.out / "demo.sqlite", processes=process_settings(args, cfg.processes),
     )
     return _run(cfg, fresh=True, new_versions=False, quiet=args.quiet, by="pairs", prior=2.0)
 
@@ -313,17 +320,18 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
     from ladder.store import Store
     from ladder.tables import gaps_table, standings_table
 
-    if cfg.sandbox:
+    processes = cfg.processes
+    if processes.sandbox:
         from arena.processes import require_sandbox
 
         require_sandbox("--no-sandbox, or sandbox = false in the ladder file")
     if cfg.executor.kind == "ray":
         require_ray()
-    for note in run_notes(sealed=cfg.sandbox, seed=cfg.seed):
+    for note in run_notes(sealed=processes.sandbox, seed=cfg.seed):
         print(f"ladder: {note}", file=sys.stderr)
     if cfg.executor.kind == "local":
         check_memory(concurrency=cfg.concurrency, seats=cfg.rules.seats,
-                     memory_mb=cfg.caps.memory_mb, sealed=cfg.sandbox)
+                     memory_mb=processes.limits.memory_mb, sealed=processes.sandbox)
     challenger = cfg.challenger
     summary_challenger = None
     observer = None if quiet else LiveView(by=by, prior=prior, challenger=challenger,
@@ -377,7 +385,7 @@ def _live_folder(cfg: LadderConfig) -> LiveFolder | None:
 
     try:
         return LiveFolder.for_run(live_folder(cfg.database), [b.manifest for b in cfg.bots],
-                                  sealed=cfg.sandbox)
+                                  sealed=cfg.processes.sandbox)
     except LiveFolderUnsafe as e:
         print(f"ladder: warning: {e}", file=sys.stderr)
         return None

@@ -14,7 +14,10 @@
     seed = 1                             # publishes every deal (default: a secret key)
     database = "club.sqlite"             # relative to this file (default: beside it)
     on_fault = "forfeit"                 # or "substitute"
+    logs = "club-logs"                   # the bots' logs (default: beside the database)
     transport = "unix"                   # or "tcp" (needs sandbox = false)
+    start_limit = 10.0                   # seconds a bot may take to listen (default 10)
+    grace = 2.0                          # seconds to exit after SIGTERM (default 2)
     sandbox = true                       # seal every bot process (default true)
     fresh_processes = false              # new processes for every game (default false)
     executor = "local"                   # or "ray": games on a Ray cluster's workers
@@ -25,6 +28,10 @@
 
     [limits]                             # caps for every bot (arena.sandbox.Limits)
     memory_mb = 2048
+
+The keys of the bots' processes (logs, transport, start_limit, grace, sandbox,
+fresh_processes, [limits]) make the ladder's arena.process_settings.ProcessSettings, and
+`ladder run` takes the same options as `arena match` to override them.
 
     [rules]                              # or rules = "british"
     preset = "standard"
@@ -64,8 +71,9 @@ from arena.core.game import MAX_SEED
 from arena.core.rules import OPTION_NAMES, PRESETS, RuleSet, preset
 from arena.errors import ConfigError
 from arena.manifest import BotManifest, load_manifest
+from arena.process_settings import TRANSPORTS, ProcessSettings
 from arena.sandbox import DEFAULT_CAPS, Limits
-from arena.spec import EXECUTORS, LOCAL, Executor, FaultPolicy, TimeControl, Transport, default_concurrency
+from arena.spec import EXECUTORS, LOCAL, Executor, FaultPolicy, TimeControl, default_concurrency
 from ladder.sprt import MODELS as SPRT_MODELS
 from ladder.sprt import SprtTest
 from ladder.toml_lines import KeyLines
@@ -76,12 +84,11 @@ a database whose games were dealt another way is not resumed as if they matched.
 ROUND_ROBIN = "round-robin"
 GAUNTLET = "gauntlet"
 FORMATS = (ROUND_ROBIN, GAUNTLET)
-TRANSPORTS = ("unix", "tcp")
 
 KEYS = (
     "name", "bots", "format", "challenger", "games_per_pairing", "duplicate", "concurrency",
     "seed", "database", "logs", "rules", "time_control", "on_fault", "transport",
-    "sandbox", "fresh_processes", "limits", "sprt", "executor", "ray",
+    "start_limit", "grace", "sandbox", "fresh_processes", "limits", "sprt", "executor", "ray",
 )
 _RAY_KEYS = ("address", "workers")
 _SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
@@ -114,15 +121,13 @@ class LadderConfig:
     seed: int | None
     """None: deals from a secret key the database keeps (arena.deals)."""
     database: Path
-    logs: Path
     rules: RuleSet
     time_control: TimeControl
     fault_policy: FaultPolicy
-    transport: Transport
+    processes: ProcessSettings
+    """How the bots' processes are started, held and stopped: not a setting of the games
+    (see settings()), so a database is resumed under other ones."""
     source: Path | None = None
-    sandbox: bool = True
-    fresh_processes: bool = False
-    caps: Limits = DEFAULT_CAPS
     sprt: SprtTest | None = None
     """A gauntlet's sequential test: the run stops when it accepts a hypothesis."""
     executor: Executor = LOCAL
@@ -163,11 +168,12 @@ class LadderConfig:
         games_per_pairing: int | None = None,
         concurrency: int | None = None,
         database: Path | None = None,
-        sandbox: bool | None = None,
+        processes: ProcessSettings | None = None,
         executor: str | None = None,
         ray_address: str | None = None,
     ) -> LadderConfig:
-        """Command-line overrides, checked as strictly as the file's own values."""
+        """Command-line overrides, checked as strictly as the file's own values. Another
+        database brings its own logs folder, beside it."""
         cfg = self
         if executor is not None or ray_address is not None:
             kind = executor or ("ray" if ray_address is not None else cfg.executor.kind)
@@ -178,8 +184,9 @@ class LadderConfig:
             cfg = replace(cfg, executor=replace(
                 cfg.executor, kind="ray" if kind == "ray" else "local",
                 address=ray_address if ray_address is not None else cfg.executor.address))
-        if sandbox is not None:
-            cfg = replace(cfg, sandbox=sandbox)
+        if processes is not None:
+            check_caps(cfg.bots, processes)
+            cfg = replace(cfg, processes=processes)
         if games_per_pairing is not None:
             if cfg.duplicate and games_per_pairing % 2:
                 raise ConfigError(
@@ -190,8 +197,17 @@ class LadderConfig:
         if concurrency is not None:
             cfg = replace(cfg, concurrency=concurrency)
         if database is not None:
-            cfg = replace(cfg, database=database, logs=default_logs(database))
+            cfg = replace(cfg, database=database,
+                          processes=replace(cfg.processes, log_dir=default_logs(database)))
         return cfg
+
+
+def check_caps(bots: Sequence[LadderBot], processes: ProcessSettings) -> None:
+    """ConfigError, naming the manifest, for a sealed bot asking for more than the caps."""
+    if processes.sandbox:
+        for b in bots:
+            if b.manifest.command is not None:
+                b.manifest.sandbox(processes.limits)
 
 
 def sprt_settings(test: SprtTest) -> dict[str, Any]:
@@ -325,9 +341,16 @@ def parse_ladder(text: str, path: Path) -> LadderConfig:
         if not isinstance(flags[key], bool):
             raise r.error((key,), "expected true or false")
     caps = _read_limits(r, data.get("limits", {}))
-    for b in bots:
-        if flags["sandbox"] and b.manifest.command is not None:
-            b.manifest.sandbox(caps)  # ConfigError, naming the manifest, if it asks too much
+    seconds = {}
+    for key in ("start_limit", "grace"):
+        if key in data:
+            v = data[key]
+            if isinstance(v, bool) or not isinstance(v, int | float) or v != v \
+                    or not (v > 0 if key == "start_limit" else 0 <= v < float("inf")):
+                raise r.error((key,), f"{v!r}: expected a positive number of seconds"
+                              if key == "start_limit" else f"{v!r}: expected a number of "
+                              "seconds of 0 or more")
+            seconds[key] = float(v)
 
     database = _read_path(r, data, "database", base, f"{path.stem}.sqlite")
     logs = _read_path(r, data, "logs", base, None) or default_logs(database)
@@ -347,6 +370,10 @@ def parse_ladder(text: str, path: Path) -> LadderConfig:
     if transport == "tcp" and flags["sandbox"]:
         raise r.error(("transport",), "a sandboxed bot has no network, so it cannot listen "
                       "on TCP: keep transport = \"unix\", or set sandbox = false")
+    processes = ProcessSettings(log_dir=logs, transport=transport, sandbox=flags["sandbox"],
+                                limits=caps, fresh_processes=flags["fresh_processes"],
+                                **seconds)
+    check_caps(bots, processes)
 
     sprt = _read_sprt(r, data.get("sprt"), fmt)
     executor = _read_executor(r, data.get("executor", "local"), data.get("ray"))
@@ -361,15 +388,11 @@ def parse_ladder(text: str, path: Path) -> LadderConfig:
         concurrency=concurrency,
         seed=seed,
         database=database,
-        logs=logs,
         rules=rules,
         time_control=time_control,
         fault_policy=FaultPolicy(on_fault),
-        transport=transport,
+        processes=processes,
         source=path,
-        sandbox=flags["sandbox"],
-        fresh_processes=flags["fresh_processes"],
-        caps=caps,
         sprt=sprt,
         executor=executor,
     )

@@ -242,9 +242,7 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
             with games:
                 await run_games(
                     suspensions.skip(specs()), rules=cfg.rules, concurrency=concurrency,
-                    log_dir=cfg.logs, on_done=finished,
-                    transport=cfg.transport, sandbox=cfg.sandbox, caps=cfg.caps,
-                    fresh_processes=cfg.fresh_processes, executor=cfg.executor,
+                    processes=cfg.processes, on_done=finished, executor=cfg.executor,
                     observe=observe,
                 )
 

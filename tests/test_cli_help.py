@@ -1,16 +1,21 @@
 """What both command lines promise in their --help: every positional argument says what
-goes there, options both have are spelled alike, --rules offers one list, and every
+goes there, options both have are spelled alike (the options of the bots' processes
+defined once, for a match, a check and a ladder), --rules offers one list, and every
 command says its exit statuses, those of arena.errors."""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import fields
 
 import pytest
 
 from arena.check_rules import NAMED_RULES
 from arena.cli import build_parser as arena_parser
-from arena.errors import EXIT_INTERRUPTED, Kind
+from arena.cli_args import process_settings
+from arena.errors import EXIT_INTERRUPTED, ConfigError, Kind
+from arena.process_settings import ProcessSettings
+from arena.sandbox import Limits
 from ladder.cli import build_parser as ladder_parser
 
 
@@ -68,3 +73,45 @@ def test_every_command_says_its_exit_statuses(command, parser):
     assert "Exit status:" in parser.format_help()
     if "watch" not in command:  # a watcher takes Ctrl-C as its end, status 0
         assert f"{EXIT_INTERRUPTED} stopped by Ctrl-C" in epilog, command
+
+
+def _process_options(parser: argparse.ArgumentParser) -> dict[str, tuple[tuple[str, ...], str]]:
+    """The options of a command that set a field of ProcessSettings: (flags, help) by field."""
+    settings = {f.name for f in fields(ProcessSettings)}
+    return {a.dest: (tuple(a.option_strings), a.help or "") for a in parser._actions
+            if a.option_strings and a.dest in settings}
+
+
+def test_ladder_run_takes_every_process_option_of_a_match_spelt_and_described_alike():
+    commands = dict(_commands())
+    match = _process_options(commands["arena match"])
+    # every knob of the bots' processes is an option of a match (the logs go under --out)
+    assert set(match) == {f.name for f in fields(ProcessSettings)} - {"log_dir"}
+    run = _process_options(commands["ladder run"])
+    assert run == match
+    check = _process_options(commands["arena check-bot"])
+    assert check == {k: v for k, v in match.items() if k != "fresh_processes"}
+    shown = " ".join(commands["ladder run"].format_help().split())
+    for flags, text in match.values():
+        assert all(flag in shown for flag in flags)
+        assert " ".join(text.split()) in shown.replace("%%", "%")
+
+
+def test_the_process_options_make_the_same_settings_for_a_match_and_a_ladder(tmp_path):
+    flags = ["--transport", "tcp", "--no-sandbox", "--start-limit", "3", "--grace", "0.5",
+             "--limit", "memory_mb=300", "--limit", "processes=8", "--fresh-processes"]
+    base = ProcessSettings(tmp_path)
+    from_match = process_settings(arena_parser().parse_args(["match", "a", "b", *flags]), base)
+    from_ladder = process_settings(ladder_parser().parse_args(["run", "x.toml", *flags]), base)
+    assert from_match == from_ladder == ProcessSettings(
+        tmp_path, transport="tcp", start_limit=3.0, grace=0.5, sandbox=False,
+        limits=Limits(memory_mb=300, processes=8), fresh_processes=True)
+    # nothing given: the settings it is applied to, whatever they are
+    file_settings = ProcessSettings(tmp_path, grace=7.0, limits=Limits(tmp_mb=9))
+    assert process_settings(ladder_parser().parse_args(["run", "x.toml"]), file_settings) \
+        == file_settings
+    with pytest.raises(ConfigError, match="--transport tcp: a sandboxed bot has no network"):
+        process_settings(arena_parser().parse_args(["match", "a", "b", "--transport", "tcp"]),
+                         base)
+    with pytest.raises(SystemExit):
+        arena_parser().parse_args(["match", "a", "b", "--limit", "memory=3"])

@@ -37,6 +37,7 @@ from arena.faults import FaultKind
 from arena.gamelog import GameEnd, GameLog
 from arena.manifest import BotManifest, load_manifest
 from arena.match import MatchConfig, match_specs
+from arena.process_settings import ProcessSettings
 from arena.runner import run_games
 from arena.spec import FaultPolicy, GameSpec, TimeControl
 from tests.helpers import ROOT, TESTS, no_bot_left  # noqa: F401 - a fixture
@@ -116,7 +117,8 @@ async def play_async(tmp_path: Path, bot_a: BotManifest, bot_b: BotManifest, *, 
     cfg = MatchConfig(
         bot_a=bot_a, bot_b=bot_b, games=games, rules=RULES, seed=seed,
         concurrency=concurrency, time_control=TimeControl(per_decision=2.0, bank=60.0),
-        fault_policy=policy, out_dir=out, sandbox=sandbox,
+        fault_policy=policy, out_dir=out,
+        processes=ProcessSettings(out / "logs", sandbox=sandbox, start_limit=math.inf),
     )
     done: list[tuple[GameSpec, GameLog]] = []
 
@@ -124,10 +126,8 @@ async def play_async(tmp_path: Path, bot_a: BotManifest, bot_b: BotManifest, *, 
         records.write(out / "games" / f"{log.game_id}.pb", log)
         done.append((spec, log))
 
-    await run_games(
-        match_specs(cfg), rules=cfg.rules, concurrency=concurrency, log_dir=out / "logs",
-        on_done=on_done, startup_timeout=math.inf, sandbox=sandbox,
-    )
+    await run_games(match_specs(cfg), rules=cfg.rules, concurrency=concurrency,
+                    processes=cfg.processes, on_done=on_done)
     return Match(sorted(done, key=lambda d: d[1].game_id), seed, out)
 
 

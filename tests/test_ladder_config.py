@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
 
 from arena.core.rules import LoneDefender
 from arena.errors import ConfigError
-from arena.sandbox import DEFAULT_CAPS
+from arena.process_settings import ProcessSettings
+from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.spec import FaultPolicy
 from ladder.config import GAUNTLET, ROUND_ROBIN, database_of, load_ladder, parse_ladder
 from tests.helpers import ROOT
@@ -60,7 +62,7 @@ def test_a_good_file_gives_every_setting(tmp_path):
     assert cfg.time_control.allowance == 0.25
     assert cfg.fault_policy is FaultPolicy.SUBSTITUTE
     assert cfg.database == tmp_path.resolve() / "ladder.sqlite"
-    assert cfg.logs == tmp_path.resolve() / "ladder-logs"
+    assert cfg.processes.log_dir == tmp_path.resolve() / "ladder-logs"
     assert database_of(tmp_path / "ladder.toml") == cfg.database
 
 
@@ -69,10 +71,11 @@ def test_defaults(tmp_path):
                             name="night.toml"))
     assert cfg.name == "night"
     assert cfg.duplicate and cfg.seed is None and cfg.concurrency >= 1  # a secret deal key
-    assert cfg.sandbox and not cfg.fresh_processes and cfg.caps == DEFAULT_CAPS
+    assert cfg.processes == ProcessSettings(log_dir=tmp_path.resolve() / "night-logs")
+    assert cfg.processes.sandbox and cfg.processes.limits == DEFAULT_CAPS
     assert cfg.rules.name == "standard"
     assert cfg.database.name == "night.sqlite" and cfg.database.parent == tmp_path.resolve()
-    assert cfg.fault_policy is FaultPolicy.FORFEIT and cfg.transport == "unix"
+    assert cfg.fault_policy is FaultPolicy.FORFEIT and cfg.processes.transport == "unix"
 
 
 def test_gauntlet_and_preset_string(tmp_path):
@@ -257,8 +260,9 @@ def test_sandbox_settings_and_a_manifest_over_the_caps(tmp_path):
     cfg = load_ladder(write(tmp_path, 'bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
                             'sandbox = false\ntransport = "tcp"\nfresh_processes = true\n'
                             'seed = 5\n[limits]\nmemory_mb = 300\n'))
-    assert not cfg.sandbox and cfg.fresh_processes and cfg.transport == "tcp"
-    assert cfg.caps.memory_mb == 300 and cfg.caps.processes == DEFAULT_CAPS.processes
+    p = cfg.processes
+    assert not p.sandbox and p.fresh_processes and p.transport == "tcp"
+    assert p.limits.memory_mb == 300 and p.limits.processes == DEFAULT_CAPS.processes
     assert cfg.settings()["seed"] == 5 and cfg.settings()["deals"]
     bot = tmp_path / "greedy"
     bot.mkdir()
@@ -269,4 +273,44 @@ def test_sandbox_settings_and_a_manifest_over_the_caps(tmp_path):
     # the same bot within raised caps is fine, and gets what it asked for
     cfg = load_ladder(write(tmp_path, 'bots = ["random", "greedy"]\ngames_per_pairing = 2\n'
                             '[limits]\nmemory_mb = 8192\n'))
-    assert cfg.bots[1].manifest.sandbox(cfg.caps).limits.memory_mb == 4096
+    assert cfg.bots[1].manifest.sandbox(cfg.processes.limits).limits.memory_mb == 4096
+
+
+def test_process_settings_are_read_and_are_no_setting_of_the_games(tmp_path):
+    """start_limit, grace and the other process keys make the ladder's ProcessSettings;
+    none is stored with the database's settings (compared on resume), so a ladder resumes
+    under any of them, and the stored settings of existing databases stay what they were."""
+    plain = load_ladder(write(tmp_path, 'bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
+                              'seed = 3\n'))
+    assert set(plain.settings()) == {"seed", "deals", "duplicate", "rules", "time_control",
+                                     "on_fault"}
+    cfg = load_ladder(write(tmp_path, 'bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
+                            'seed = 3\nstart_limit = 0.5\ngrace = 0\nfresh_processes = true\n'
+                            'logs = "elsewhere"\n[limits]\nprocesses = 9\n', name="b.toml"))
+    assert cfg.processes == ProcessSettings(
+        log_dir=tmp_path.resolve() / "elsewhere", start_limit=0.5, grace=0.0,
+        fresh_processes=True, limits=Limits(processes=9))
+    assert cfg.settings() == plain.settings()
+    for name in (f.name for f in fields(ProcessSettings)):
+        changed = {"log_dir": tmp_path, "transport": "tcp", "start_limit": 99.0, "grace": 9.0,
+                   "sandbox": False, "limits": Limits(memory_mb=64),
+                   "fresh_processes": True}[name]
+        sandbox = {"sandbox": False} if name == "transport" else {}
+        other = plain.with_overrides(processes=replace(plain.processes, **{name: changed},
+                                                       **sandbox))
+        assert other.settings() == plain.settings(), name
+    with pytest.raises(ConfigError, match=r"b.toml:3: start_limit: 0: expected a positive"):
+        load_ladder(write(tmp_path, 'bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
+                          'start_limit = 0\n', name="b.toml"))
+    with pytest.raises(ConfigError, match=r"b.toml:3: grace: 'x': expected a number"):
+        load_ladder(write(tmp_path, 'bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
+                          'grace = "x"\n', name="b.toml"))
+    # the command line's caps are held against the manifests as the file's are
+    greedy = tmp_path / "greedy"
+    greedy.mkdir()
+    (greedy / "bot.toml").write_text('name = "greedy"\ncommand = ["{python}", "bot.py"]\n'
+                                     '[limits]\nmemory_mb = 1024\n')
+    ok = load_ladder(write(tmp_path, 'bots = ["random", "greedy"]\ngames_per_pairing = 2\n',
+                           name="c.toml"))
+    with pytest.raises(ConfigError, match=r"greedy.*memory_mb = 1024 \(at most 512\)"):
+        ok.with_overrides(processes=replace(ok.processes, limits=Limits(memory_mb=512)))

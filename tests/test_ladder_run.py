@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -281,3 +282,33 @@ def test_a_bot_that_keeps_failing_to_start_is_suspended_not_forfeited_all_night(
     theirs = [r for r in rows if "never-listen" in (r.bot_a, r.bot_b)]
     others = [r for r in rows if "never-listen" not in (r.bot_a, r.bot_b)]
     assert len(theirs) == 3 and len(others) == 4, (len(theirs), len(others))
+
+
+def test_grace_and_start_limit_reach_the_games_from_the_file_and_the_command_line(tmp_path):
+    """The ladder file's start_limit and grace, and `ladder run --start-limit --grace`
+    over them, reach the bots: a bot that never listens is given the start limit (doubled
+    on each of its three starts, as its fault says), and one that takes a second to exit
+    after SIGTERM exits within a grace of 5 s and is killed within one of 0.2 s."""
+    never = misbehaving_bot(tmp_path, "never-listen")
+    slow = misbehaving_bot(tmp_path, "slow-term")
+    path = write_ladder(tmp_path, [f'"{never.cwd}"', f'"{slow.cwd}"', '"random"'], games=2,
+                        concurrency=2, seed=5, start_limit=0.3, grace=5.0)
+
+    def run(db: str, *flags: str) -> tuple[set[str], set[str]]:
+        """What the never-listening bot's faults say of its last start, and how each of
+        the slow bot's processes ended (its log's last line)."""
+        proc = ladder_cli("run", path, "--quiet", "--db", tmp_path / db, *flags)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        with Store.open(tmp_path / db) as store:
+            starts = {re.search(r"the last with \S+ s to listen", f.detail).group(0)
+                      for r in store.games() for f in store.record(r.game_id).faults
+                      if f.kind.value == "start_failed"}
+        logs = sorted((tmp_path / f"{Path(db).stem}-logs").glob("slow-term-*.log"))
+        assert logs
+        ends = {p.read_text().rstrip().splitlines()[-1].split(" ", 2)[-1] for p in logs}
+        return starts, ends
+
+    assert run("file.sqlite") == ({"the last with 1.2 s to listen"},
+                                  {"slow-term exited with code 0"})
+    assert run("flags.sqlite", "--start-limit", "0.2", "--grace", "0.2") == (
+        {"the last with 0.8 s to listen"}, {"slow-term was killed by signal SIGKILL"})

@@ -23,6 +23,7 @@ from arena.faults import FaultKind
 from arena.gamelog import STALLED_AFTER, GameEnd
 from arena.manifest import load_manifest
 from arena.match import MatchConfig, match_specs
+from arena.process_settings import ProcessSettings
 from arena.replay import verify
 from arena.runner import run_games
 from arena.sandbox import DEFAULT_CAPS, Limits, SandboxUnavailable
@@ -39,16 +40,17 @@ def play(tmp_path, bot_a, bot_b, games=2, policy=FaultPolicy.FORFEIT, rules="sta
          start_limit=math.inf, caps=DEFAULT_CAPS):
     """The games' records. A bot is waited for as long as it takes to listen (a busy
     machine is slow to start 32 of them) unless a test is about that limit."""
+    processes = ProcessSettings(tmp_path / "logs", transport=transport, start_limit=start_limit,
+                                sandbox=sandbox, limits=caps)
     cfg = MatchConfig(
         bot_a=bot_a, bot_b=bot_b, games=games, rules=preset(rules), seed=7,
         concurrency=concurrency, time_control=TimeControl(per_decision=per_decision, bank=bank),
-        fault_policy=policy, out_dir=tmp_path, transport=transport,
+        fault_policy=policy, out_dir=tmp_path, processes=processes,
     )
     logs = []
     trio.run(lambda: run_games(
-        match_specs(cfg), rules=cfg.rules, concurrency=concurrency, log_dir=tmp_path / "logs",
-        on_done=lambda spec, log: logs.append(log), transport=transport, startup_timeout=start_limit,
-        sandbox=sandbox, caps=caps,
+        match_specs(cfg), rules=cfg.rules, concurrency=concurrency, processes=processes,
+        on_done=lambda spec, log: logs.append(log),
     ))
     return sorted(logs, key=lambda g: g.game_id)
 
@@ -267,7 +269,7 @@ def test_a_worker_with_few_process_slots_rotates_them_without_harming_a_game(tmp
 
     async def main():
         async with open_bot_pool() as pool:
-            worker = Worker(pool, preset("standard"), tmp_path, max_processes=4)
+            worker = Worker(pool, preset("standard"), ProcessSettings(tmp_path), max_processes=4)
             logs = []
             # the second game keeps r1 (seat 0) and needs r3: an LRU that ignored which
             # processes the game holds would stop r1 under seat 0 to make room

@@ -206,15 +206,14 @@ def test_a_worker_that_cannot_start_stops_the_run_with_a_message(tmp_path):
     import trio
 
     from arena.core.rules import preset
+    from arena.process_settings import ProcessSettings
     from arena.ray_executor import RayWorkerSettings, run_games_on_ray
-    from arena.sandbox import DEFAULT_CAPS
     from arena.spec import Executor
 
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    settings = RayWorkerSettings(rules=preset("standard"), log_dir=blocker / "logs",
-                                 transport="unix", startup_timeout=10.0, grace=2.0,
-                                 sandbox=False, caps=DEFAULT_CAPS, fresh_processes=False)
+    settings = RayWorkerSettings(rules=preset("standard"),
+                                 processes=ProcessSettings(blocker / "logs", sandbox=False))
     done: list[object] = []
     with pytest.raises(MachineError, match=r"worker 0 could not start: .*cannot write bot logs"):
         trio.run(lambda: run_games_on_ray(

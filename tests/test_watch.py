@@ -30,6 +30,7 @@ from arena.live_files import (
     live_files,
 )
 from arena.manifest import load_manifest
+from arena.process_settings import ProcessSettings
 from arena.runner import run_games
 from arena.spec import GameSpec
 from arena.watch_cli import watch
@@ -179,7 +180,8 @@ def test_the_game_loop_tells_its_observer_every_action_and_the_end_once(tmp_path
     spec = GameSpec("obs~1", preset("standard"), 11, 0, (rand,) * 4)
     calls: list = []
     logs: list[GameLog] = []
-    trio.run(lambda: run_games([spec], rules=spec.rules, concurrency=1, log_dir=tmp_path / "l",
+    processes = ProcessSettings(tmp_path / "l")
+    trio.run(lambda: run_games([spec], rules=spec.rules, concurrency=1, processes=processes,
                                on_done=lambda s, log: logs.append(log),
                                observe=lambda s: Recording(calls)))
     (log,) = logs
@@ -195,7 +197,7 @@ def test_the_game_loop_tells_its_observer_every_action_and_the_end_once(tmp_path
 
     async def stop_midway() -> None:
         with trio.CancelScope() as scope:
-            await run_games([spec], rules=spec.rules, concurrency=1, log_dir=tmp_path / "l",
+            await run_games([spec], rules=spec.rules, concurrency=1, processes=processes,
                             on_done=lambda s, log: None,
                             observe=lambda s: Recording(stopped, stop_after=10, scope=scope))
 
@@ -206,7 +208,7 @@ def test_the_game_loop_tells_its_observer_every_action_and_the_end_once(tmp_path
     # A folder that cannot be made: nothing is published, and the game is played all the same.
     (tmp_path / "afile").write_text("")
     done: list[GameLog] = []
-    trio.run(lambda: run_games([spec], rules=spec.rules, concurrency=1, log_dir=tmp_path / "l",
+    trio.run(lambda: run_games([spec], rules=spec.rules, concurrency=1, processes=processes,
                                on_done=lambda s, log: done.append(log),
                                observe=LiveFolder(tmp_path / "afile" / "live")))
     assert done and done[0].end is GameEnd.COMPLETED

@@ -18,6 +18,7 @@ the decision, so games end as soon as a random bot's do. Modes:
   record        plays legally and writes every DecideRequest to stdout (its log), one
                 line each: "REQUEST " and the message in base64
   ignore-term   plays legally but ignores SIGTERM
+  slow-term     plays legally and takes 1 s to exit after SIGTERM (exit code 0)
   sleepy        takes 1 s over every decision
   raise         raises an error in its Decide handler
   never-call    passes whenever it may (never makes trump), else plays legally
@@ -107,6 +108,8 @@ def main():
         time.sleep(3600)
     if MODE == "ignore-term":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if MODE == "slow-term":
+        signal.signal(signal.SIGTERM, lambda *_: threading.Timer(1.0, os._exit, (0,)).start())
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
     bot_pb2_grpc.add_EuchreBotServiceServicer_to_server(Servicer(), server)
     server.add_insecure_port(address)
