@@ -1,9 +1,11 @@
 """Games on a Ray cluster: this process hands out games and takes back their logs; arena
 worker processes on the cluster's nodes play them.
 
-Each worker is a Ray actor that runs the same game loop as a local run (arena.game_loop,
-on trio, in a thread of its own that lives as long as the actor), with the same process
-cache, sandbox and time control, on the node where Ray placed it. An actor rather than a
+Each worker is a Ray actor holding game slots (arena.slots.GameSlot) on trio, in a thread
+of its own that lives as long as the actor: the same per-game step as a local run, with
+the same process cache, sandbox, time control and failure handling, on the node where Ray
+placed it. The games come from the same dispatcher as a local run's (arena.slots.Dispatch),
+so the two games of a duplicate pair are never played at once here either. An actor rather than a
 task per game, because a worker keeps its bot processes between games as a local worker
 does (a Python bot takes about a second to start: paid once a night, not once a game),
 and because each game's log comes back the moment it ends, to be stored as a local run
@@ -29,27 +31,21 @@ import logging
 import os
 import socket
 import threading
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from arena.core.rules import RuleSet
 from arena.errors import KINDS, ConfigError, Kind, MachineError, kind_of
-from arena.game_loop import play_game
 from arena.gamelog import GameLog
 from arena.manifest import BotManifest, load_manifest
-from arena.observer import Observe
-from arena.process_cache import Worker
-from arena.process_settings import ProcessSettings
 from arena.processes import BotPool, open_bot_pool, require_sandbox
 from arena.sandbox import SandboxUnavailable
+from arena.slots import Dispatch, GameSlot, OnDone, SlotSettings
 from arena.spec import Executor, GameSpec, require_ray
 
-__all__ = ["GameLostError", "RayWorkerSettings", "run_games_on_ray"]
+__all__ = ["GameLostError", "RayExecutor", "RayWorker"]
 
 MAX_LOSSES = 3
 """Times one game may lose its worker before the run gives up on it: a game that kills
@@ -63,20 +59,9 @@ class GameLostError(MachineError):
     at."""
 
 
-@dataclass(frozen=True)
-class RayWorkerSettings:
-    """What every worker needs to play as a local run would: the run's settings, less
-    the games. Plain values, sent to each actor once."""
-
-    rules: RuleSet
-    processes: ProcessSettings
-    observe: Observe | None = None
-    """Each game's observer, made on the worker (live files are written on its node)."""
-
-
 class _GameLoop:
-    """A trio loop in a thread of its own, holding a bot pool and one process cache
-    (arena.process_cache.Worker) per game it plays at once.
+    """A trio loop in a thread of its own, holding a bot pool and the game slots
+    (arena.slots.GameSlot) of the games it plays at once.
 
     The loop lives in one long-lived thread because bot processes die with the thread that
     started them (PDEATHSIG, see arena.processes): Ray's method threads come and go, this
@@ -84,10 +69,10 @@ class _GameLoop:
     method an asyncio actor, whose plain methods then run one at a time on its event loop
     (measured: twelve games at once played at the pace of one)."""
 
-    def __init__(self, settings: RayWorkerSettings, name: str) -> None:
+    def __init__(self, settings: SlotSettings, name: str) -> None:
         self._settings = settings
         self._name = name
-        self._free: list[Worker] = []
+        self._free: list[GameSlot] = []
         self._made = 0
         self._started = threading.Event()
         self._token: trio.lowlevel.TrioToken | None = None
@@ -129,36 +114,28 @@ class _GameLoop:
             try:
                 await self._stop.wait()
             finally:
-                with trio.CancelScope(shield=True):
-                    for worker in self._free:
-                        await worker.close()
+                for slot in self._free:
+                    await slot.close()
 
     async def _play(self, spec: GameSpec) -> GameLog:
-        worker = self._free.pop() if self._free else self._new_worker()
-        try:
-            observe = self._settings.observe
-            log = await play_game(worker, spec, observe(spec) if observe else None)
-        except BaseException:
-            with trio.CancelScope(shield=True):
-                await worker.close()
-            raise
-        if self._settings.processes.fresh_processes:
-            await worker.close()
-        self._free.append(worker)
+        """The game on a free slot (a new one if none is free): the step a local run
+        takes, with its failure handling (arena.slots)."""
+        slot = self._free.pop() if self._free else self._new_slot()
+        log = await slot.play(spec)  # a game that raises leaves its slot closed: dropped
+        self._free.append(slot)
         return log
 
-    def _new_worker(self) -> Worker:
-        s = self._settings
+    def _new_slot(self) -> GameSlot:
         assert self._pool is not None
         self._made += 1
-        return Worker(self._pool, s.rules, s.processes, name=f"{self._name}.{self._made}")
+        return GameSlot(self._pool, self._settings, name=f"{self._name}.{self._made}")
 
 
 class RayWorker:
     """The actor: plain methods only (see _GameLoop), which Ray calls from up to
     `max_concurrency` threads at once; each hands its game to the loop."""
 
-    def __init__(self, settings: RayWorkerSettings, index: int, generation: int) -> None:
+    def __init__(self, settings: SlotSettings, index: int, generation: int) -> None:
         """Checks what the node must offer before any game: a worker that cannot seal bots
         or write their logs would turn every game into forfeits, stored as results."""
         here = socket.gethostname()
@@ -221,47 +198,17 @@ def _mismatch(bot: BotManifest) -> str | None:
     return None
 
 
-class _Work:
-    """The games still to hand out: those lost with a worker first, then the caller's,
-    taken lazily and in order (a decided SPRT stops the caller's iterator)."""
+class _Losses:
+    """How often each game lost its worker (handed out again each time, arena.slots)."""
 
-    def __init__(self, specs: Iterable[GameSpec]) -> None:
-        self._specs: Iterator[GameSpec] = iter(specs)
-        self._exhausted = False
-        self._again: deque[GameSpec] = deque()
+    def __init__(self) -> None:
         self._losses: dict[str, int] = {}
-        self.in_flight = 0
-        self._changed = trio.Event()
 
-    async def take(self) -> GameSpec | None:
-        """The next game, or None once every game is handed out and none is in play."""
-        while True:
-            spec = self._again.popleft() if self._again else None
-            if spec is None and not self._exhausted:
-                spec = next(self._specs, None)
-                self._exhausted = spec is None
-            if spec is not None:
-                self.in_flight += 1
-                return spec
-            if self.in_flight == 0:
-                return None
-            await self._changed.wait()
-
-    def done(self) -> None:
-        self.in_flight -= 1
-        self._notify()
-
-    def lost(self, spec: GameSpec) -> None:
+    def count(self, spec: GameSpec) -> None:
+        """One more loss of the game; GameLostError the MAX_LOSSES-th time."""
         n = self._losses[spec.game_id] = self._losses.get(spec.game_id, 0) + 1
         if n >= MAX_LOSSES:
             raise GameLostError(f"game {spec.game_id} lost its worker {n} times; giving up")
-        self._again.appendleft(spec)
-        self.in_flight -= 1
-        self._notify()
-
-    def _notify(self) -> None:
-        self._changed.set()
-        self._changed = trio.Event()
 
 
 async def _result(ref: Any) -> Any:
@@ -315,98 +262,104 @@ class _Slot:
             self.actor = None
 
 
-async def run_games_on_ray(
-    specs: Iterable[GameSpec],
-    *,
-    settings: RayWorkerSettings,
-    concurrency: int,
-    executor: Executor,
-    on_done: Callable[[GameSpec, GameLog], object],
-    notice: Callable[[str], object] = print,
-) -> None:
-    """Plays the specs on `executor.workers` Ray actors (default: one per game at once),
-    `concurrency` games at once in all; calls on_done(spec, log) in trio's thread as
-    each game finishes. Starts a cluster of this machine alone when no address is given,
-    and stops it after. `notice` hears where each worker starts, and of workers lost and games
-    handed out again."""
-    require_ray()
-    import ray
-    import ray.exceptions as rex
+class RayExecutor:
+    """The slots on `executor.workers` Ray actors (default: one per game at once),
+    `concurrency` slots in all. Starts a cluster of this machine alone when no address is
+    given, and stops it after. `notice` hears where each worker starts, and of workers lost
+    and games handed out again."""
 
-    lost_errors = tuple(
-        getattr(rex, n) for n in ("RayActorError", "ActorUnavailableError", "WorkerCrashedError",
-                                  "NodeDiedError", "ObjectLostError", "OwnerDiedError")
-        if hasattr(rex, n)
-    )
-    workers = max(1, min(executor.workers or concurrency, concurrency))
-    # `concurrency` games at once in all: the first workers take one more when it does
-    # not divide evenly.
-    games_of = [concurrency // workers + (i < concurrency % workers) for i in range(workers)]
-    started_here = _connect(ray, executor.address, cpus=workers)
-    # `close` has a concurrency group of its own, so that it runs at once beside the games
-    # it is to stop rather than after them.
-    remote: Any = ray.remote  # its overloads do not list concurrency_groups, which it takes
-    actor_class = remote(concurrency_groups={"control": 1})(RayWorker)
+    def __init__(self, settings: SlotSettings, *, concurrency: int, executor: Executor,
+                 notice: Callable[[str], object] = print) -> None:
+        require_ray()
+        self.settings = settings
+        self.concurrency = concurrency
+        self.executor = executor
+        self.notice = notice
 
-    def make(i: int, generation: int) -> Any:
-        return actor_class.options(num_cpus=1, max_concurrency=games_of[i],
-                                   max_restarts=0).remote(settings, i, generation)
+    async def play(self, dispatch: Dispatch, on_done: OnDone) -> None:
+        import ray
+        import ray.exceptions as rex
 
-    slots = [_Slot(i, make, notice) for i in range(workers)]
-    work = _Work(specs)
-    unwrapped: BaseException | None = None
-    try:
-        async with trio.open_nursery() as nursery:
+        settings, concurrency, notice = self.settings, self.concurrency, self.notice
+        lost_errors = tuple(
+            getattr(rex, n) for n in ("RayActorError", "ActorUnavailableError",
+                                      "WorkerCrashedError", "NodeDiedError", "ObjectLostError",
+                                      "OwnerDiedError")
+            if hasattr(rex, n)
+        )
+        workers = max(1, min(self.executor.workers or concurrency, concurrency))
+        # `concurrency` games at once in all: the first workers take one more when it does
+        # not divide evenly.
+        games_of = [concurrency // workers + (i < concurrency % workers) for i in range(workers)]
+        started_here = _connect(ray, self.executor.address, cpus=workers)
+        # `close` has a concurrency group of its own, so that it runs at once beside the
+        # games it is to stop rather than after them.
+        remote: Any = ray.remote  # its overloads do not list concurrency_groups, which it takes
+        actor_class = remote(concurrency_groups={"control": 1})(RayWorker)
 
-            async def play(slot: _Slot) -> None:
-                while True:
-                    try:
-                        actor, generation = await slot.ready_actor()
-                    except lost_errors as e:
-                        if getattr(e, "actor_init_failed", True):
-                            # Its __init__ raised (the node cannot seal bots, write logs,
-                            # or import the arena): nothing will play there, and trying
-                            # again would hang the run.
-                            raise MachineError(f"ray: worker {slot.index} could not start: "
-                                               f"{_last_line(e)}") from None
-                        await trio.sleep(1.0)  # its node went as it started: try again
-                        continue
-                    spec = await work.take()
-                    if spec is None:
-                        nursery.cancel_scope.cancel()  # every game is in: stop the waiting
-                        return
-                    try:
-                        log = await _result(actor.play.remote(spec))
-                    except rex.RayTaskError as e:
-                        cause = getattr(e, "cause", None)
-                        kind = Kind.BUG if cause is None else kind_of(cause)
-                        if kind is not Kind.BUG:  # said as its kind, not as Ray's traceback
-                            raise KINDS[kind](str(cause)) from None
-                        raise
-                    except lost_errors as e:
-                        slot.lost(generation)
-                        work.lost(spec)
-                        notice(f"ray: worker {slot.index} lost ({type(e).__name__}); game "
-                               f"{spec.game_id} will be played again, nothing of it is kept")
-                        continue
-                    work.done()
-                    on_done(spec, log)
+        def make(i: int, generation: int) -> Any:
+            return actor_class.options(num_cpus=1, max_concurrency=games_of[i],
+                                       max_restarts=0).remote(settings, i, generation)
 
-            for slot in slots:
-                for _ in range(games_of[slot.index]):
-                    nursery.start_soon(play, slot)
-    except BaseExceptionGroup as group:
-        if len(group.exceptions) != 1:
-            raise
-        unwrapped = group.exceptions[0]  # one failure: said as itself, not as a group
-    finally:
-        with trio.CancelScope(shield=True):
-            await _close_all(ray, [a for s in slots for a in s.started],
-                             [a for s in slots for a in s.pending])
-            if started_here:
-                ray.shutdown()
-    if unwrapped is not None:
-        raise unwrapped
+        slots = [_Slot(i, make, notice) for i in range(workers)]
+        losses = _Losses()
+        unwrapped: BaseException | None = None
+        try:
+            async with trio.open_nursery() as nursery:
+
+                async def play(slot: _Slot) -> None:
+                    while True:
+                        try:
+                            actor, generation = await slot.ready_actor()
+                        except lost_errors as e:
+                            if getattr(e, "actor_init_failed", True):
+                                # Its __init__ raised (the node cannot seal bots, write
+                                # logs, or import the arena): nothing will play there, and
+                                # trying again would hang the run.
+                                raise MachineError(f"ray: worker {slot.index} could not "
+                                                   f"start: {_last_line(e)}") from None
+                            await trio.sleep(1.0)  # its node went as it started: try again
+                            continue
+                        spec = await dispatch.next()
+                        if spec is None:
+                            nursery.cancel_scope.cancel()  # every game is in: stop the waiting
+                            return
+                        try:
+                            log = await _result(actor.play.remote(spec))
+                        except lost_errors as e:
+                            slot.lost(generation)
+                            await dispatch.again(spec)
+                            losses.count(spec)
+                            notice(f"ray: worker {slot.index} lost ({type(e).__name__}); "
+                                   f"game {spec.game_id} will be played again, nothing of it "
+                                   "is kept")
+                            continue
+                        except BaseException as e:
+                            await dispatch.done(spec)
+                            if isinstance(e, rex.RayTaskError):
+                                cause = getattr(e, "cause", None)
+                                kind = Kind.BUG if cause is None else kind_of(cause)
+                                if kind is not Kind.BUG:  # said as its kind, not Ray's traceback
+                                    raise KINDS[kind](str(cause)) from None
+                            raise
+                        await dispatch.done(spec)
+                        on_done(spec, log)
+
+                for slot in slots:
+                    for _ in range(games_of[slot.index]):
+                        nursery.start_soon(play, slot)
+        except BaseExceptionGroup as group:
+            if len(group.exceptions) != 1:
+                raise
+            unwrapped = group.exceptions[0]  # one failure: said as itself, not as a group
+        finally:
+            with trio.CancelScope(shield=True):
+                await _close_all(ray, [a for s in slots for a in s.started],
+                                 [a for s in slots for a in s.pending])
+                if started_here:
+                    ray.shutdown()
+        if unwrapped is not None:
+            raise unwrapped
 
 
 async def _close_all(ray: Any, started: list[Any], pending: list[Any]) -> None:

@@ -1,9 +1,11 @@
-"""Many games at once: specs in, finished game logs out, on a pool of workers.
+"""Many games at once: specs in, finished game logs out, on `concurrency` game slots.
 
-run_games() hands the specs (any iterable, consumed lazily and in order) to
-`concurrency` workers (arena.process_cache), each playing one game at a time
-(arena.game_loop), and reports each finished game in finishing order.
-run_until_signal() is how the command lines stop on Ctrl-C or SIGTERM.
+run_games() hands the specs (any iterable, consumed lazily and in order) to the
+executor the run asks for: `LocalExecutor`, here, on trio, or the Ray executor
+(arena.ray_executor), on the workers of a cluster. Both play each game with the same step
+(arena.slots.GameSlot), take their games from the same dispatcher (arena.slots.Dispatch:
+the two games of a duplicate pair never at once), and report each finished game in
+finishing order. run_until_signal() is how the command lines stop on Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
@@ -19,13 +21,16 @@ import trio
 from arena.cli_args import check_memory
 from arena.core.rules import RuleSet
 from arena.game_loop import play_game
-from arena.gamelog import GameLog
 from arena.observer import Observe
-from arena.process_cache import Worker
 from arena.process_settings import ProcessSettings
+from arena.slots import Dispatch, GameExecutor, GameSlot, OnDone, SlotSettings
 from arena.spec import Executor, GameSpec
 
-__all__ = ["play_game", "run_games", "run_until_signal"]
+__all__ = ["LocalExecutor", "executor_for", "play_game", "run_games", "run_until_signal",
+           "slot_cpus"]
+
+LOOKAHEAD = 4
+"""Games (per slot) the dispatcher may look past one held back until its twin ends."""
 
 
 async def run_games(
@@ -34,52 +39,66 @@ async def run_games(
     rules: RuleSet,
     concurrency: int,
     processes: ProcessSettings,
-    on_done: Callable[[GameSpec, GameLog], object],
+    on_done: OnDone,
     executor: Executor | None = None,
     notice: Callable[[str], object] | None = None,
     observe: Observe | None = None,
 ) -> None:
-    """Plays the specs (any iterable) on `concurrency` workers; calls on_done(spec, log)
+    """Plays the specs (any iterable) on `concurrency` game slots; calls on_done(spec, log)
     in the trio thread as each game finishes, in finishing order. Every bot process is
     started, held and stopped as `processes` says (arena.process_settings).
-    With a Ray executor the workers are processes of a Ray cluster (arena.ray_executor),
-    and `notice` (default: standard error) hears of workers lost. `observe` makes each
-    game's observer (arena.observer), which hears it as it goes (on a Ray worker too: it
-    is sent there with the settings)."""
-    from arena.processes import open_bot_pool
+    With a Ray executor the slots are on worker processes of a Ray cluster
+    (arena.ray_executor), and `notice` (default: standard error) hears of workers lost.
+    `observe` makes each game's observer (arena.observer), which hears it as it goes (on
+    a Ray worker too: it is sent there with the settings)."""
+    settings = SlotSettings(rules=rules, processes=processes, observe=observe)
+    chosen = executor_for(executor, settings, concurrency=concurrency,
+                          notice=notice or _to_stderr)
+    await chosen.play(Dispatch(specs, lookahead=LOOKAHEAD * concurrency), on_done)
 
+
+def executor_for(executor: Executor | None, settings: SlotSettings, *, concurrency: int,
+                 notice: Callable[[str], object]) -> GameExecutor:
+    """The executor `executor` names (None: local)."""
     if executor is not None and executor.kind == "ray":
-        from arena.ray_executor import RayWorkerSettings, run_games_on_ray
+        from arena.ray_executor import RayExecutor
 
-        settings = RayWorkerSettings(rules=rules, processes=processes, observe=observe)
-        await run_games_on_ray(specs, settings=settings, concurrency=concurrency,
-                               executor=executor, on_done=on_done,
-                               notice=notice or _to_stderr)
-        return
+        return RayExecutor(settings, concurrency=concurrency, executor=executor, notice=notice)
+    return LocalExecutor(settings, concurrency=concurrency)
 
-    check_memory(concurrency=concurrency, seats=rules.seats,
-                 memory_mb=processes.limits.memory_mb, sealed=processes.sandbox)
-    processes.log_dir.mkdir(parents=True, exist_ok=True)
-    dispatch = _Dispatch(specs, lookahead=4 * concurrency)
 
-    async def work(worker: Worker) -> None:
-        try:
-            while (spec := await dispatch.next()) is not None:
-                try:
-                    log = await play_game(worker, spec, observe(spec) if observe else None)
-                finally:
-                    await dispatch.done(spec)
-                if processes.fresh_processes:
-                    await worker.close()
-                on_done(spec, log)
-        finally:
-            await worker.close()
+class LocalExecutor:
+    """Every slot in this process, on trio; slot i's sealed bots on CPUs of its own
+    (slot_cpus) where the machine has one per slot."""
 
-    async with open_bot_pool() as pool, trio.open_nursery() as nursery:
-        for i in range(concurrency):
-            worker = Worker(pool, rules, processes, name=f"w{i}",
-                            cpus=slot_cpus(i, concurrency))
-            nursery.start_soon(work, worker)
+    def __init__(self, settings: SlotSettings, *, concurrency: int) -> None:
+        self.settings = settings
+        self.concurrency = concurrency
+
+    async def play(self, dispatch: Dispatch, on_done: OnDone) -> None:
+        from arena.processes import open_bot_pool
+
+        processes = self.settings.processes
+        check_memory(concurrency=self.concurrency, seats=self.settings.rules.seats,
+                     memory_mb=processes.limits.memory_mb, sealed=processes.sandbox)
+        processes.log_dir.mkdir(parents=True, exist_ok=True)
+
+        async def serve(slot: GameSlot) -> None:
+            try:
+                while (spec := await dispatch.next()) is not None:
+                    try:
+                        log = await slot.play(spec)
+                    finally:
+                        await dispatch.done(spec)
+                    on_done(spec, log)
+            finally:
+                await slot.close()
+
+        async with open_bot_pool() as pool, trio.open_nursery() as nursery:
+            for i in range(self.concurrency):
+                slot = GameSlot(pool, self.settings, name=f"w{i}",
+                                cpus=slot_cpus(i, self.concurrency))
+                nursery.start_soon(serve, slot)
 
 
 def slot_cpus(slot: int, concurrency: int) -> str | None:
@@ -93,52 +112,6 @@ def slot_cpus(slot: int, concurrency: int) -> str | None:
     if concurrency < 2 or len(cpus) < concurrency:
         return None
     return ",".join(map(str, cpus[slot::concurrency]))
-
-
-class _Dispatch:
-    """The specs, in order, to workers, except that a game never starts while another of
-    the same deal (its duplicate twin) is being played: two games of one deal at once
-    would let their bots, which hold each other's cards, meet in time (contention, or
-    one's pace seen by the other). A game held back waits at most until its twin ends;
-    up to `lookahead` later games go ahead meanwhile."""
-
-    def __init__(self, specs: Iterable[GameSpec], lookahead: int) -> None:
-        self._specs = iter(specs)
-        self._held: list[GameSpec] = []
-        self._playing: dict[int, int] = {}
-        self._lookahead = lookahead
-        self._changed = trio.Condition()
-        self._exhausted = False
-
-    async def next(self) -> GameSpec | None:
-        async with self._changed:
-            while True:
-                for i, spec in enumerate(self._held):
-                    if not self._playing.get(spec.seed):
-                        del self._held[i]
-                        return self._take(spec)
-                if not self._exhausted and len(self._held) < self._lookahead:
-                    upcoming = next(self._specs, None)
-                    if upcoming is None:
-                        self._exhausted = True
-                    elif self._playing.get(upcoming.seed):
-                        self._held.append(upcoming)
-                        continue
-                    else:
-                        return self._take(upcoming)
-                if self._exhausted and not self._held:
-                    return None
-                await self._changed.wait()
-
-    def _take(self, spec: GameSpec) -> GameSpec:
-        self._playing[spec.seed] = self._playing.get(spec.seed, 0) + 1
-        return spec
-
-    async def done(self, spec: GameSpec) -> None:
-        with trio.CancelScope(shield=True):
-            async with self._changed:
-                self._playing[spec.seed] -= 1
-                self._changed.notify_all()
 
 
 def _to_stderr(line: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import time
@@ -94,3 +95,16 @@ def play_random_game(seed: int, rules: RuleSet, names: tuple[str, ...]) -> GameL
         recorder.apply(game.apply, action, game.turn, think_us=rng.randrange(1000))
     recorder.finish(GameEnd.COMPLETED, game.winner)
     return records.decode(records.encode(log))
+
+
+def twins_apart(logs: list[GameLog]) -> None:
+    """Fails if two games of one deal (a duplicate pair's twins) were ever played at once:
+    each must start after the other ended (arena.slots.Dispatch)."""
+    by_seed: dict[int, list[GameLog]] = {}
+    for log in logs:
+        by_seed.setdefault(log.seed, []).append(log)
+    for seed, games in by_seed.items():
+        games.sort(key=lambda g: g.started_ms)
+        for first, second in itertools.pairwise(games):
+            assert second.started_ms >= first.finished_ms > 0, (
+                f"deal {seed}: {second.game_id} started before {first.game_id} ended")

@@ -161,17 +161,17 @@ def test_a_group_is_its_worst():
 
 
 def test_a_game_that_lost_its_worker_too_often_is_the_clusters():
-    """The lowest level of a lost Ray worker: the work list of run_games_on_ray, told the
+    """The lowest level of a lost Ray worker: the Ray executor's count of losses, told the
     same game was lost MAX_LOSSES times."""
-    from arena.ray_executor import MAX_LOSSES, GameLostError, _Work
+    from arena.ray_executor import MAX_LOSSES, GameLostError, _Losses
     from arena.spec import GameSpec
 
     spec = GameSpec(game_id="g1", rules=preset("standard"), seed=1, first_dealer=0,
                     seat_bots=())
-    work = _Work([spec])
+    losses = _Losses()
     with pytest.raises(GameLostError) as lost:
         for _ in range(MAX_LOSSES):
-            work.lost(spec)
+            losses.count(spec)
     assert exit_status(lost.value) == Kind.MACHINE.status
     assert error_line(lost.value) == f"machine error: game g1 lost its worker {MAX_LOSSES} " \
         "times; giving up"

@@ -18,7 +18,7 @@ from ladder.config import load_ladder
 from ladder.play import run_ladder
 from ladder.standings import compute_standings
 from ladder.store import Store
-from tests.helpers import ROOT, misbehaving_bot, no_bot_left
+from tests.helpers import ROOT, misbehaving_bot, no_bot_left, twins_apart
 
 # A bot whose files a test may change (a copy of no sample bot, so nothing is touched in
 # the checkout): random, seeded from the game id and its seat.
@@ -111,6 +111,7 @@ def test_same_ladder_and_seed_give_the_same_results_at_concurrency_1_and_4(tmp_p
         with Store.open(db) as store:
             st = compute_standings(store.games())
             runs = store.runs()
+            twins_apart([store.record(g) for g in store.finished_ids()])
         assert runs[0][-1] == concurrency
         results.append((stored(db), st))
     (games1, st1), (games4, st4) = results
@@ -304,8 +305,12 @@ def test_grace_and_start_limit_reach_the_games_from_the_file_and_the_command_lin
                       for r in store.games() for f in store.record(r.game_id).faults
                       if f.kind.value == "start_failed"}
         logs = sorted((tmp_path / f"{Path(db).stem}-logs").glob("slow-term-*.log"))
-        assert logs
-        ends = {p.read_text().rstrip().splitlines()[-1].split(" ", 2)[-1] for p in logs}
+        # each run of a process in its log, from its header; those stopped before they
+        # could handle SIGTERM (a start cut short by a forfeit) say nothing of the grace
+        runs = [run for p in logs for run in p.read_text().split("===== [arena]")[1:]
+                if "SIGTERM handled from now on" in run]
+        assert runs
+        ends = {run.rstrip().splitlines()[-1].split(" ", 2)[-1] for run in runs}
         return starts, ends
 
     assert run("file.sqlite") == ({"the last with 1.2 s to listen"},

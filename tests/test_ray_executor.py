@@ -17,6 +17,7 @@ from arena.errors import ConfigError, MachineError
 from arena.manifest import load_manifest
 from arena.ray_executor import _mismatch
 from ladder.store import Store
+from tests.helpers import twins_apart
 
 pytest.importorskip("ray")
 
@@ -92,6 +93,8 @@ def test_a_ladder_on_two_nodes_stores_the_same_games_as_a_local_run(tmp_path, cl
         for game_id in sorted(ids):
             faults = on_ray.record(game_id).faults, here.record(game_id).faults
             assert play_log(on_ray, game_id) == play_log(here, game_id), (game_id, faults)
+        # the same dispatcher as a local run's: a pair's two games never at once
+        twins_apart([on_ray.record(g) for g in ids])
 
     verify = subprocess.run([str(ARENA.with_name("ladder")), "verify", str(tmp_path / "lad.sqlite")],
                             capture_output=True, text=True, timeout=120)
@@ -207,16 +210,16 @@ def test_a_worker_that_cannot_start_stops_the_run_with_a_message(tmp_path):
 
     from arena.core.rules import preset
     from arena.process_settings import ProcessSettings
-    from arena.ray_executor import RayWorkerSettings, run_games_on_ray
+    from arena.runner import run_games
     from arena.spec import Executor
 
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    settings = RayWorkerSettings(rules=preset("standard"),
-                                 processes=ProcessSettings(blocker / "logs", sandbox=False))
+    processes = ProcessSettings(blocker / "logs", sandbox=False)
     done: list[object] = []
     with pytest.raises(MachineError, match=r"worker 0 could not start: .*cannot write bot logs"):
-        trio.run(lambda: run_games_on_ray(
-            iter(()), settings=settings, concurrency=1, executor=Executor("ray"),
-            on_done=lambda spec, log: done.append(log), notice=lambda line: None))
+        trio.run(lambda: run_games(
+            iter(()), rules=preset("standard"), concurrency=1, processes=processes,
+            executor=Executor("ray"), on_done=lambda spec, log: done.append(log),
+            notice=lambda line: None))
     assert done == []

@@ -110,6 +110,7 @@ def main():
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if MODE == "slow-term":
         signal.signal(signal.SIGTERM, lambda *_: threading.Timer(1.0, os._exit, (0,)).start())
+        print("slow-term: SIGTERM handled from now on", flush=True)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
     bot_pb2_grpc.add_EuchreBotServiceServicer_to_server(Servicer(), server)
     server.add_insecure_port(address)
