@@ -21,7 +21,9 @@ The API, and the one way to do each thing::
     # leaving the pool stops whatever is still running, even on error or Ctrl-C
 
 ``pool.start`` forks in the calling trio thread (a few milliseconds, on purpose: see
-`_with_pdeathsig`) and returns only once the address accepts a connection; otherwise it raises
+`_with_pdeathsig`), which must be the main thread or an arena.bridges.LoopThread's (a
+bot dies with the thread that started it), and returns only once the address accepts a
+connection; otherwise it raises
 `BotStartError` (the message names the bot, the command, the reason and the end of its
 log) and leaves nothing running. Per-process settings (``transport``, ``startup_timeout``,
 ``log_cap``, ``grace``) are keyword arguments of ``start``, so a slow-starting bot can be
@@ -82,6 +84,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -91,6 +94,7 @@ from types import MappingProxyType
 import trio
 
 from arena import ADDRESS_ENV, cgroups, seccomp
+from arena.bridges import may_start_processes
 from arena.errors import ArenaBug, BotError, MachineError
 from arena.gamelog import SeatLimits
 from arena.sandbox import (
@@ -178,9 +182,11 @@ def _with_pdeathsig(argv: Sequence[str], uid: int | None = None) -> list[str]:
     """Tie the bot's life to the arena's: the kernel SIGKILLs it when the arena dies.
 
     PDEATHSIG fires when the *thread* that started the child exits, which is why the arena
-    starts bots synchronously from the trio thread and never from trio's worker threads
-    (those exit after a few idle seconds and would take the bot with them). Where setpriv
-    is missing the watchdog alone ends the group when the arena dies.
+    starts bots synchronously from the trio thread and never from trio's own threads
+    (those exit after a few idle seconds and would take the bot with them), and why that
+    trio thread must be the main thread or an arena.bridges.LoopThread's: `BotPool.start`
+    refuses any other (arena.bridges.may_start_processes). Where setpriv is missing the
+    watchdog alone ends the group when the arena dies.
     """
     if _SETPRIV is None:
         if uid is not None:
@@ -391,8 +397,8 @@ def _now() -> str:
 async def _wait_reaped(popen: subprocess.Popen[bytes]) -> int:
     """Wait for exit without a thread: a pidfd becomes readable when the process exits.
 
-    Trio's own Process.wait would do this too, but trio.lowlevel.open_process forks from a
-    worker thread, which PDEATHSIG cannot tolerate (see _with_pdeathsig).
+    Trio's own Process.wait would do this too, but trio.lowlevel.open_process forks from
+    one of trio's own threads, which PDEATHSIG cannot tolerate (see _with_pdeathsig).
     """
     if popen.returncode is not None:
         return popen.returncode
@@ -1284,6 +1290,12 @@ class BotPool:
         """
         if self._closing:
             raise ArenaBug("this bot pool is closed")
+        if not may_start_processes():
+            raise ArenaBug(
+                f"bot {spec.name!r} not started from thread "
+                f"{threading.current_thread().name!r}: a bot dies with the thread that "
+                "started it (PDEATHSIG), so bots are started only from the main thread or "
+                "an arena.bridges.LoopThread's, which lives until it is closed")
         if not startup_timeout > 0:  # NaN fails too; math.inf waits as long as it takes
             raise ValueError("startup_timeout must be a positive number of seconds")
         if log_cap < 0 or grace < 0:

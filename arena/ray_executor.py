@@ -31,12 +31,13 @@ import logging
 import os
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import trio
 
+from arena.bridges import LoopThread, wait_future
 from arena.errors import KINDS, ConfigError, Kind, MachineError, kind_of
 from arena.gamelog import GameLog
 from arena.manifest import BotManifest, load_manifest
@@ -60,11 +61,11 @@ class GameLostError(MachineError):
 
 
 class _GameLoop:
-    """A trio loop in a thread of its own, holding a bot pool and the game slots
-    (arena.slots.GameSlot) of the games it plays at once.
+    """The game slots (arena.slots.GameSlot) of the games a worker plays at once, with
+    their bot pool, on a trio loop in a thread of its own (arena.bridges.LoopThread).
 
     The loop lives in one long-lived thread because bot processes die with the thread that
-    started them (PDEATHSIG, see arena.processes): Ray's method threads come and go, this
+    started them (PDEATHSIG, see arena.bridges): Ray's method threads come and go, this
     one stays. Kept apart from the actor class: Ray makes an actor with any coroutine
     method an asyncio actor, whose plain methods then run one at a time on its event loop
     (measured: twelve games at once played at the pace of one)."""
@@ -74,45 +75,24 @@ class _GameLoop:
         self._name = name
         self._free: list[GameSlot] = []
         self._made = 0
-        self._started = threading.Event()
-        self._token: trio.lowlevel.TrioToken | None = None
         self._pool: BotPool | None = None
-        self._stop: trio.Event | None = None
-        self._failed: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name="arena-games", daemon=True)
-        self._thread.start()
-        self._started.wait()
-        if self._failed is not None:
-            raise self._failed
+        self._loop = LoopThread("arena-games", self._lifetime)
 
     def play(self, spec: GameSpec) -> GameLog:
         """Plays the game on the loop; blocks the calling thread until its log is back."""
-        assert self._token is not None
-        return trio.from_thread.run(self._play, spec, trio_token=self._token)
+        return self._loop.run(self._play, spec)
 
     def close(self) -> None:
         """Stops the games still running and every bot process, then the loop."""
-        if self._token is not None and self._stop is not None:
-            with contextlib.suppress(trio.RunFinishedError):
-                trio.from_thread.run_sync(self._stop.set, trio_token=self._token)
-        self._thread.join(CLOSE_TIMEOUT)
+        self._loop.close(CLOSE_TIMEOUT)
 
-    def _run(self) -> None:
-        try:
-            trio.run(self._main)
-        except BaseException as e:  # pragma: no cover - a loop that could not start
-            self._failed = e
-            self._started.set()
-
-    async def _main(self) -> None:
-        self._token = trio.lowlevel.current_trio_token()
-        self._stop = trio.Event()
+    @contextlib.asynccontextmanager
+    async def _lifetime(self) -> AsyncIterator[None]:
         self._settings.processes.log_dir.mkdir(parents=True, exist_ok=True)
         async with open_bot_pool() as pool:
             self._pool = pool
-            self._started.set()
             try:
-                await self._stop.wait()
+                yield
             finally:
                 for slot in self._free:
                     await slot.close()
@@ -212,19 +192,11 @@ class _Losses:
 
 
 async def _result(ref: Any) -> Any:
-    """Waits for a Ray object without a thread: the future's callback wakes trio. A
-    cancelled wait leaves the call running: the worker's close, at the end of the run,
-    stops its games and their bots."""
-    token = trio.lowlevel.current_trio_token()
+    """Waits for a Ray object without a thread (arena.bridges.wait_future). A cancelled
+    wait leaves the call running: the worker's close, at the end of the run, stops its
+    games and their bots."""
     future = ref.future()
-    arrived = trio.Event()
-
-    def wake(_: object) -> None:
-        with contextlib.suppress(trio.RunFinishedError):
-            token.run_sync_soon(arrived.set)
-
-    future.add_done_callback(wake)
-    await arrived.wait()
+    await wait_future(future, cancel=False)
     return future.result()
 
 

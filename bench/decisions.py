@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 import grpc  # noqa: E402
 import trio  # noqa: E402
 
+from arena.bridges import wait_future  # noqa: E402
 from arena.core.game import GameState  # noqa: E402
 from arena.core.rules import preset  # noqa: E402
 from arena.core.view import seat_view  # noqa: E402
@@ -148,7 +149,8 @@ async def measure_round_trips(
 
 async def bridge_floor(calls: int) -> dict[str, tuple[float, float]]:
     """The bridge alone, with no arena code: what a blocking call costs, against a sync
-    stub's future woken through trio's token (the arena's way) and trio.to_thread. It
+    stub's future woken through trio's token (arena.bridges.wait_future, the arena's way)
+    and trio.to_thread. It
     shows how much of the ratio is the trio/gRPC hand-off itself."""
     views = sample_states(50)
     requests = [bare_request(v) for v in views]
@@ -163,7 +165,6 @@ async def bridge_floor(calls: int) -> dict[str, tuple[float, float]]:
         proc = await pool.start(spec, log_path=log_dir / "trivial.log")
         channel = grpc.insecure_channel(proc.address)
         stub = bot_pb2_grpc.EuchreBotServiceStub(channel)
-        token = trio.lowlevel.current_trio_token()
         for _ in range(max(1, calls // 150)):
             for i in range(50):
                 req = requests[i]
@@ -173,11 +174,8 @@ async def bridge_floor(calls: int) -> dict[str, tuple[float, float]]:
                 c1 = clock()
                 cpu["blocking call"] += c1 - c0
                 t0 = time.perf_counter()
-                task = trio.lowlevel.current_task()
                 future = stub.Decide.future(req, timeout=5)
-                future.add_done_callback(
-                    lambda _, task=task: token.run_sync_soon(trio.lowlevel.reschedule, task))
-                await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
+                await wait_future(future, cancel=True)  # the arena's bridge, as the wire uses it
                 future.result()
                 out["future + trio token"].append(time.perf_counter() - t0)
                 c2 = clock()

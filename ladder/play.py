@@ -3,16 +3,17 @@
 Resuming is not a mode: every run opens the database, plans the whole ladder, and plays
 what is missing, so a first run, a run after Ctrl-C and a run after kill -9 are the same
 code. A game cut off by a stop is simply not stored and is played again, from its seed,
-next time. Games are handed to the workers in schedule order; they finish in any order,
-and each is committed the moment it finishes by one writer, in a thread of its own, so
-that no fsync ever holds up the games (the game loop and gRPC wake-ups run on trio's
-thread). The same thread, once a game is committed, counts it in the running standings
+next time. Games are handed to the game slots in schedule order; they finish in any
+order, and each is committed the moment it finishes by one writer, off trio's thread (on
+one of trio's own, arena.bridges.in_thread), so that no fsync ever holds up the games
+(the game loop and gRPC wake-ups run on trio's thread). The same call, once a game is
+committed, counts it in the running standings
 (ladder.running: constant work a game, however many are stored), refreshes the live view
 and now and then stores a snapshot of the ratings; a game counts as done (progress,
 on_game) only after its commit. Stored games are read once, at the start, one row at a
 time: the run keeps tallies, never every game, so its memory does not grow all night.
 
-Stopping: Ctrl-C and SIGTERM both cancel the workers, which stop every bot process; what
+Stopping: Ctrl-C and SIGTERM both cancel the game slots, which stop every bot process; what
 was committed stays, and the run is marked 'interrupted'. A gauntlet with an SPRT also
 stops, 'complete', once its test accepts a hypothesis (ladder.sprt_watch): no game is
 handed out after that, the games still being played are stopped, and the decision is
@@ -32,6 +33,7 @@ from typing import Protocol
 
 import trio
 
+from arena.bridges import in_thread
 from arena.faults import FaultKind
 from arena.gamelog import GameLog
 from arena.manifest import BotManifest
@@ -209,8 +211,9 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
     every game is stopped: playing on without storing would waste the night. Once `done()`
     says so (a decided SPRT), the games still being played are stopped.
 
-    Finished games go through a channel to one writer task, which commits each in a
-    worker thread; the writer outlives a stop, so every game that finished is stored."""
+    Finished games go through a channel to one writer task, which commits each on one
+    of trio's threads (arena.bridges.in_thread); the writer outlives a stop, so every
+    game that finished is stored."""
     send, receive = trio.open_memory_channel[tuple[GameSpec, GameLog]](math.inf)
     failure: list[BaseException] = []
     games = trio.CancelScope()
@@ -221,7 +224,7 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
                 if failure:
                     continue  # drain: nothing more is stored after a failure
                 try:
-                    row = await trio.to_thread.run_sync(store_game, spec, log)
+                    row = await in_thread(store_game, spec, log)
                 except Exception as e:
                     failure.append(e)
                     games.cancel()
