@@ -39,7 +39,7 @@ from arena.faults import BotFault, FaultKind
 from arena.game_loop import play_game
 from arena.gamelog import GameEnd, GameLog
 from arena.manifest import BotManifest, load_manifest
-from arena.process_cache import Worker
+from arena.process_cache import ProcessCache
 from arena.process_settings import ProcessSettings
 from arena.processes import open_bot_pool
 from arena.replay import replay
@@ -254,12 +254,12 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
     sdk = False  # known from the bot's Hello; until then, the protocol's words
     async with open_bot_pool() as pool:
         for label, rules in rule_sets.items():
-            worker = Worker(pool, rules, processes,
-                            name=label.replace(" ", "_").replace(",", ""))
+            cache = ProcessCache(pool, rules, processes,
+                                 name=label.replace(" ", "_").replace(",", ""))
             try:
                 started = time.monotonic()
                 try:
-                    inst = await worker.instance(bot, 0)
+                    inst = await cache.instance(bot, 0)
                 except BotFault as e:
                     if e.kind is FaultKind.REFUSED_RULES:
                         report.add(f"{label}: rules", None, f"refused: {e.detail}")
@@ -297,7 +297,7 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                     )
                     with trio.CancelScope() as scope:
                         stall = _ThrownIn(scope)
-                        log = await play_game(worker, spec, stall)
+                        log = await play_game(cache, spec, stall)
                     if stall.stalled:
                         report.add(f"{label}: {sc.name}", False, stall.detail(label))
                         continue
@@ -316,7 +316,7 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                     report.add(f"{label}: games", True,
                                f"{len(played)} completed without a fault: {', '.join(played)}")
             finally:
-                codes = await worker.close()
+                codes = await cache.close()
             killed = [name for name, code in codes if code == -9]
             if killed:
                 report.add(f"{label}: stops on SIGTERM", False,

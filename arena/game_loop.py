@@ -23,7 +23,7 @@ from arena.faults import BotFault, Fault, FaultKind
 from arena.gamelog import STALLED_AFTER, GameEnd, GameLog, Recorder, SeatBot, thrown_in_run
 from arena.manifest import BotManifest
 from arena.observer import GameObserver
-from arena.process_cache import BotInstance, Worker
+from arena.process_cache import BotInstance, ProcessCache
 from arena.processes import describe_exit
 from arena.spec import FaultPolicy, GameSpec, HouseSeat
 
@@ -52,8 +52,9 @@ class _Forfeit(Exception):
 class GameRun:
     """The state of one game being played; play() drives it to the end."""
 
-    def __init__(self, worker: Worker, spec: GameSpec, observer: GameObserver | None = None) -> None:
-        self.worker = worker
+    def __init__(self, cache: ProcessCache, spec: GameSpec, observer: GameObserver | None = None
+                 ) -> None:
+        self.cache = cache
         self.spec = spec
         self.observer = observer
         self.game = GameState(spec.rules, spec.seed, spec.first_dealer)
@@ -142,10 +143,10 @@ class GameRun:
             wanted.append((st, m, counts.get(m.name, 0)))
             counts[m.name] = counts.get(m.name, 0) + 1
         family = self.spec.family
-        await self.worker.make_room([(m, i) for _, m, i in wanted], family)
+        await self.cache.make_room([(m, i) for _, m, i in wanted], family)
         for st, m, index in wanted:
             try:
-                st.instance = await self.worker.instance(m, index, family)
+                st.instance = await self.cache.instance(m, index, family)
             except BotFault as e:
                 self._fault(st, e)
                 continue
@@ -161,7 +162,7 @@ class GameRun:
         and digest, and whether it is sealed (a bot given by address never is)."""
         if isinstance(bot, HouseSeat):
             return SeatBot(seat, bot.name, "house", sandboxed=True)
-        sealed = self.worker.settings.sandbox and bot.command is not None
+        sealed = self.cache.settings.sandbox and bot.command is not None
         return SeatBot(seat, bot.name, bot.version, bot.digest, sandboxed=sealed)
 
     async def _start_game(self) -> None:
@@ -306,7 +307,7 @@ async def _crash_or(inst: BotInstance, fault: BotFault) -> BotFault:
     return BotFault(FaultKind.CRASHED, f"the bot's process {how}; its last output:\n{tail}")
 
 
-async def play_game(worker: Worker, spec: GameSpec, observer: GameObserver | None = None
+async def play_game(cache: ProcessCache, spec: GameSpec, observer: GameObserver | None = None
                     ) -> GameLog:
     """Plays one game; `observer` (see arena.observer) hears it as it is played."""
-    return await GameRun(worker, spec, observer).play()
+    return await GameRun(cache, spec, observer).play()

@@ -1,8 +1,9 @@
-"""The bot processes a worker keeps between games, by bot, process family and seat index.
+"""The bot processes a game slot keeps between games, by bot, process family and seat index.
 
-A Worker holds bot processes across the games it plays (one process per seat, started on
-first use, restarted after a fault), so a match or ladder with C workers runs C games at
-once, and a process's start (a second or so for a Python bot) is paid once, not per game.
+A ProcessCache holds bot processes across the games its slot plays (one process per seat,
+started on first use, restarted after a fault), so a match or ladder with C game slots
+(arena.slots) runs C games at once, and a process's start (a second or so for a Python
+bot) is paid once, not per game.
 
 Processes kept between games must not carry what they learnt of one game into another
 that shares its deal: the twin game of a duplicate pair deals the same cards with the
@@ -76,8 +77,9 @@ class _Slow(Exception):
         self.detail = detail
 
 
-class Worker:
-    """Plays games one after another with processes it keeps between them."""
+class ProcessCache:
+    """The bot processes of one game slot, kept between the games it plays one after
+    another."""
 
     def __init__(
         self,
@@ -95,11 +97,11 @@ class Worker:
         self.name = name
         self.max_processes = max_processes
         self.cpus = cpus
-        """The CPUs this worker's sealed bots run on (arena.runner.slot_cpus); None: all."""
+        """The CPUs its sealed bots run on (arena.runner.slot_cpus); None: all."""
         self._instances: dict[_Key, BotInstance] = {}
 
     async def instance(self, manifest: BotManifest, index: int, family: int = 0) -> BotInstance:
-        """The index-th process of this bot in this worker's `family`, started or
+        """The index-th process of this bot in process family `family`, started or
         restarted if needed; raises BotFault(START_FAILED or REFUSED_RULES)."""
         key = _key(manifest, family, index)
         inst = self._instances.pop(key, None)
@@ -115,7 +117,7 @@ class Worker:
 
     async def make_room(self, wanted: Sequence[tuple[BotManifest, int]], family: int = 0) -> None:
         """Stops the least recently used processes that the next game does not need, so
-        that it never holds more than max_processes (many bots, few workers)."""
+        that it never holds more than max_processes (many bots, few slots)."""
         keep = {_key(m, family, i) for m, i in wanted}
         missing = len(keep - self._instances.keys())
         for key in [k for k in self._instances if k not in keep]:

@@ -96,7 +96,7 @@ class LocalExecutor:
 
         async with open_bot_pool() as pool, trio.open_nursery() as nursery:
             for i in range(self.concurrency):
-                slot = GameSlot(pool, self.settings, name=f"w{i}",
+                slot = GameSlot(pool, self.settings, name=f"s{i}",
                                 cpus=slot_cpus(i, self.concurrency))
                 nursery.start_soon(serve, slot)
 

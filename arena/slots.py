@@ -31,7 +31,7 @@ from arena.core.rules import RuleSet
 from arena.game_loop import play_game
 from arena.gamelog import GameLog
 from arena.observer import Observe
-from arena.process_cache import Worker
+from arena.process_cache import ProcessCache
 from arena.process_settings import ProcessSettings
 from arena.processes import BotPool
 from arena.spec import GameSpec
@@ -60,7 +60,7 @@ class GameSlot:
     def __init__(self, pool: BotPool, settings: SlotSettings, name: str,
                  cpus: str | None = None) -> None:
         self.settings = settings
-        self.cache = Worker(pool, settings.rules, settings.processes, name=name, cpus=cpus)
+        self.cache = ProcessCache(pool, settings.rules, settings.processes, name=name, cpus=cpus)
         """Named in its bots' log files; `cpus`: the CPUs its sealed bots run on."""
 
     async def play(self, spec: GameSpec) -> GameLog:

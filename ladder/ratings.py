@@ -104,7 +104,7 @@ class EloTable:
     """Running Elo ratings, updated one result at a time.
 
     Elo is path-dependent: the same games in another order give other ratings. Games finish in
-    whatever order the workers happen to run them, so the ladder feeds results here in schedule
+    whatever order the game slots happen to run them, so the ladder feeds results here in schedule
     order; that makes the table a function of the schedule and the outcomes alone, and a rerun
     of a ladder reproduces it exactly.
 

@@ -1,9 +1,9 @@
 """Settings for the whole suite.
 
 Hypothesis's default 200 ms deadline per example is a timing assertion: on a loaded
-machine (the suite runs on four workers over two cores) it fails correct code. Speed is
-measured by the scripts in bench/, so the suite's profile has no deadline. Another profile
-can be chosen with HYPOTHESIS_PROFILE (say "thorough", for more examples)."""
+machine (the suite runs in four pytest-xdist processes over two cores) it fails correct
+code. Speed is measured by the scripts in bench/, so the suite's profile has no deadline.
+Another profile can be chosen with HYPOTHESIS_PROFILE (say "thorough", for more examples)."""
 
 from __future__ import annotations
 

@@ -132,10 +132,10 @@ async def play_async(tmp_path: Path, bot_a: BotManifest, bot_b: BotManifest, *, 
 
 
 def bot_logs(log_dir: Path, name: str) -> dict[Path, str]:
-    """The logs of every process of bot `name`: <name>-<worker>-<family><index>.log."""
+    """The logs of every process of bot `name`: <name>-<slot>-<family><index>.log."""
     found = {p: p.read_text(errors="replace")
-             for p in sorted(log_dir.glob(f"{name}-w*-*.log"))
-             if re.fullmatch(rf"{re.escape(name)}-w\d+-\d\d+", p.stem)}
+             for p in sorted(log_dir.glob(f"{name}-s*-*.log"))
+             if re.fullmatch(rf"{re.escape(name)}-s\d+-\d\d+", p.stem)}
     assert found, f"no log of {name} in {log_dir}: {sorted(os.listdir(log_dir))}"
     return found
 
@@ -302,8 +302,8 @@ def test_peek_sees_no_other_process_file_or_deal(tmp_path, canary):
     out = new_match_dirs(tmp_path)
     db = tmp_path / "ladder.sqlite"
     make_database(db)
-    # which worker plays which half is a race: name the honest bot's logs of both
-    other_logs = [out / "logs" / f"random-w{w}-{f}0.log" for w in (0, 1) for f in (0, 1)]
+    # which slot plays which half is a race: name the honest bot's logs of both
+    other_logs = [out / "logs" / f"random-s{w}-{f}0.log" for w in (0, 1) for f in (0, 1)]
     targets = [db, out, *other_logs, out / "games", README]
     bot = hostile_bot(tmp_path, "peek", env={"HOSTILE_SECRETS": ":".join(map(str, targets))})
     match = play(tmp_path, bot, load_manifest("random"))
@@ -534,7 +534,7 @@ def test_a_ladder_keeps_its_deals_from_a_peeking_bot(tmp_path, canary):
     db = tmp_path / "ladder.sqlite"
     logs_dir = tmp_path / "ladder-logs"
     ladder_file = tmp_path / "ladder.toml"
-    targets = [db, Path(f"{db}-wal"), logs_dir, logs_dir / "random-w0-00.log", ladder_file,
+    targets = [db, Path(f"{db}-wal"), logs_dir, logs_dir / "random-s0-00.log", ladder_file,
                README]
     bot = hostile_bot(tmp_path, "peek", env={"HOSTILE_SECRETS": ":".join(map(str, targets))})
     ladder_file.write_text("\n".join([

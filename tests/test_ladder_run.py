@@ -98,7 +98,7 @@ def moves(blob: bytes) -> list:
 
 def test_same_ladder_and_seed_give_the_same_results_at_concurrency_1_and_4(tmp_path):
     """The sample bots are deterministic per game (the random one seeds itself from the game
-    id and its seat), so every game must come out the same whichever worker and process
+    id and its seat), so every game must come out the same whichever slot and process
     plays it, and Elo, replayed in schedule order, must not depend on finishing order."""
     path = write_ladder(tmp_path, ['"heuristic"', '"random"',
                                    '{ name = "random-b", bot = "random" }'], games=2, seed=11)

@@ -140,7 +140,7 @@ def test_the_arenas_outputs_and_caches_are_not_the_bot(tmp_path):
     before = load_manifest(ref)
     assert set(before.file_digests) == {"bot.toml", "bot.py", "node_modules/lib/index.js"}
     for name in ("club.sqlite", "club.sqlite-wal", "club.sqlite-shm", "other.db-journal",
-                 "club-logs/b-w0-00.log", "runs/match-1/games/g.pb", ".git/HEAD",
+                 "club-logs/b-s0-00.log", "runs/match-1/games/g.pb", ".git/HEAD",
                  "__pycache__/bot.cpython-311.pyc", "sub/.pytest_cache/x", "bot.log"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("noise\n")

@@ -256,11 +256,11 @@ def test_timeouts_spend_the_bank_then_the_arena_stops_asking(tmp_path):
     assert decisions > 20  # the rest were substituted without asking
 
 
-def test_a_worker_with_few_process_slots_rotates_them_without_harming_a_game(tmp_path):
+def test_a_process_cache_with_few_places_rotates_them_without_harming_a_game(tmp_path):
     from dataclasses import replace
 
     from arena.game_loop import play_game
-    from arena.process_cache import Worker
+    from arena.process_cache import ProcessCache
     from arena.processes import open_bot_pool
     from arena.spec import GameSpec
 
@@ -269,16 +269,17 @@ def test_a_worker_with_few_process_slots_rotates_them_without_harming_a_game(tmp
 
     async def main():
         async with open_bot_pool() as pool:
-            worker = Worker(pool, preset("standard"), ProcessSettings(tmp_path), max_processes=4)
+            cache = ProcessCache(pool, preset("standard"), ProcessSettings(tmp_path),
+                                 max_processes=4)
             logs = []
             # the second game keeps r1 (seat 0) and needs r3: an LRU that ignored which
             # processes the game holds would stop r1 under seat 0 to make room
             for i, (a, b) in enumerate([(0, 1), (0, 2), (1, 2), (2, 0)]):
                 seats = (bots[a], bots[b], bots[a], bots[b])
                 spec = GameSpec(f"g{i}", preset("standard"), 100 + i, 0, seats)
-                logs.append(await play_game(worker, spec))
-                assert len(worker._instances) <= 4
-            await worker.close()
+                logs.append(await play_game(cache, spec))
+                assert len(cache._instances) <= 4
+            await cache.close()
             return logs
 
     for log in trio.run(main):
@@ -368,7 +369,7 @@ def test_a_grpc_deadline_before_trios_spends_the_bank_too():
     bot = load_manifest("random")
     spec = GameSpec("g", preset("standard"), 1, 0, (bot,) * 4,
                     time_control=TimeControl(per_decision=0.5, bank=2.0))
-    run = GameRun(worker=None, spec=spec)
+    run = GameRun(cache=None, spec=spec)
     seat = _Seat(1, bot, instance=Instance(), bank=2.0)
     view = seat_view(GameState(spec.rules, 1, 0), 1)
     with pytest.raises(BotFault):

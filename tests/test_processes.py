@@ -551,13 +551,13 @@ def test_ctrl_c_on_the_arena_stops_bots_in_order(tmp_path: Path, mark: str) -> N
     assert run.log.read_text().rstrip().endswith("kid was killed by signal SIGKILL")
 
 
-def _worker_threads() -> list[threading.Thread]:
+def _trio_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith("Trio thread")]
 
 
 @pytest.fixture
 def short_trio_thread_idle(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Trio's idle worker threads exit after IDLE_TIMEOUT (10 s); make it 0.05 s so that a
+    """Trio's own idle threads exit after IDLE_TIMEOUT (10 s); make it 0.05 s so that a
     bot tied to such a thread by PDEATHSIG would die within the test."""
     from trio._core import _thread_cache
 
@@ -565,10 +565,10 @@ def short_trio_thread_idle(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_thread_cache, "IDLE_TIMEOUT", 0.05)
 
 
-def test_pdeathsig_would_kill_a_bot_forked_from_a_worker_thread(
+def test_pdeathsig_would_kill_a_bot_forked_from_one_of_trios_threads(
     mark: str, short_trio_thread_idle: None
 ) -> None:
-    """The control for the next test: trio.lowlevel.open_process forks in a worker thread,
+    """The control for the next test: trio.lowlevel.open_process forks in one of trio's threads,
     and PDEATHSIG kills the child as soon as that idle thread exits, which is why
     arena.processes forks in the trio thread."""
     import ctypes
@@ -588,16 +588,16 @@ def test_pdeathsig_would_kill_a_bot_forked_from_a_worker_thread(
     trio.run(main)
 
 
-def test_bot_outlives_idle_trio_worker_threads(
+def test_bot_outlives_trios_idle_threads(
     tmp_path: Path, mark: str, short_trio_thread_idle: None
 ) -> None:
     async def main() -> None:
         async with open_bot_pool() as pool:
             bot = await pool.start(make_spec("listener.py", mark), log_path=tmp_path / "w.log")
-            for _ in range(3):  # make sure worker threads exist, then let them all idle out
+            for _ in range(3):  # make sure trio's threads exist, then let them all idle out
                 await trio.to_thread.run_sync(time.sleep, 0.01)
             with trio.fail_after(5):
-                while _worker_threads():
+                while _trio_threads():
                     await trio.sleep(0.05)
             await trio.sleep(0.2)
             assert bot.running and alive(bot.pid)

@@ -21,8 +21,8 @@ from tests.helpers import twins_apart
 
 pytest.importorskip("ray")
 
-# One after another, on one test worker: each starts a Ray cluster of its own (a dozen
-# processes), and two at once on a small machine starve the bots they start. The group
+# One after another, in one pytest-xdist process: each starts a Ray cluster of its own (a
+# dozen processes), and two at once on a small machine starve the bots they start. The group
 # also holds the test of the tightest time limit (test_match.py), which a cluster
 # starting beside it would starve in the same way.
 pytestmark = pytest.mark.xdist_group("ray")

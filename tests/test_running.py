@@ -41,7 +41,7 @@ def row(game: PlannedGame, rng: random.Random, strength: dict[str, float]) -> Ga
 def random_ladder(seed: int, *, duplicate: bool, gauntlet: bool = False
                   ) -> tuple[list[GameRow], list[str]]:
     """A ladder's stored games, some left out (a stopped ladder, halves of pairs missing),
-    in the order they finished: near schedule order, as concurrent workers finish them."""
+    in the order they finished: near schedule order, as concurrent game slots finish them."""
     rng = random.Random(seed)
     names = [f"bot{i}" for i in range(rng.randint(2, 5))]
     strength = {n: rng.uniform(-300, 300) for n in names}
