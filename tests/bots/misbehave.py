@@ -115,6 +115,11 @@ def main():
     bot_pb2_grpc.add_EuchreBotServiceServicer_to_server(Servicer(), server)
     server.add_insecure_port(address)
     server.start()
+    if MODE == "slow-term":
+        # Woken often, as the SDK is: a signal taken by one of gRPC's threads runs the
+        # handler only once the main thread runs again (a wait without end never does).
+        while True:
+            time.sleep(0.1)
     threading.Event().wait()
 
 
