@@ -343,13 +343,13 @@ def expected_phases(rule_sets: dict[str, RuleSet]) -> list[str]:
     return out
 
 
-def cmd_check_bot(args: argparse.Namespace) -> int:
+def cmd_check_bot(args: argparse.Namespace, processes: ProcessSettings) -> int:
+    """`arena check-bot`, with its process options already read (arena.cli_args)."""
     import tempfile
 
-    from arena.cli_args import process_settings, run_notes
+    from arena.run_notes import run_notes
 
     bot = load_manifest(args.bot)
-    processes = process_settings(args, ProcessSettings(log_dir=Path()))
     if processes.sandbox:
         from arena.processes import require_sandbox
 

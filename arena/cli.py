@@ -24,12 +24,10 @@ from arena.cli_args import (
     add_rules_option,
     add_time_options,
     add_watch_options,
-    check_memory,
     executor_from_args,
     positive_int,
     process_settings,
     run_command,
-    run_notes,
     seconds_arg,
     seed_arg,
 )
@@ -37,6 +35,7 @@ from arena.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, Kind, exit_
 from arena.manifest import load_manifest, sample_bot_names
 from arena.process_settings import ProcessSettings
 from arena.replay_cli import add_replay_arguments
+from arena.run_notes import check_memory, run_notes
 from arena.spec import FaultPolicy, GameSpec, TimeControl, default_concurrency
 
 if TYPE_CHECKING:  # imported where used, as the command needs it
@@ -153,7 +152,7 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "check-bot":
         from arena.checkbot import cmd_check_bot
 
-        return cmd_check_bot(args)
+        return cmd_check_bot(args, process_settings(args, ProcessSettings(log_dir=Path())))
     if args.command == "replay":
         from arena.replay_cli import cmd_replay
 

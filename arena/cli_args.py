@@ -26,8 +26,8 @@ from arena.errors import (
     error_line,
     kind_of,
 )
+from arena.limits import DEFAULT_CAPS, Limits
 from arena.process_settings import TRANSPORTS, ProcessSettings
-from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.spec import EXECUTORS, LOCAL, Executor, FaultPolicy, TimeControl, require_ray
 
 
@@ -151,7 +151,7 @@ def _default(setting: str) -> Any:
 
 
 def limit_arg(text: str) -> tuple[str, int]:
-    """NAME=N for --limit: a field of arena.sandbox.Limits and a whole number."""
+    """NAME=N for --limit: a field of arena.limits.Limits and a whole number."""
     name, eq, value = text.partition("=")
     names = Limits.names()
     if not eq or name not in names:
@@ -265,42 +265,3 @@ def add_watch_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--wait", type=seconds_arg, default=WATCH_WAIT, metavar="SECONDS",
                    help="how long to wait for a game to start before saying that nothing "
                    f"is being played and exiting (default {WATCH_WAIT:g}; inf: forever)")
-
-
-def run_notes(*, sealed: bool, seed: int | None) -> list[str]:
-    """What a run says at its start about fair play: which limits per bot hold on this
-    machine (arena.cgroups), and, with a seed and sealed bots, that the deals are only as
-    secret as the seed (with what a short one costs to guess)."""
-    from arena import cgroups
-    from arena.deals import seed_warning
-
-    notes = []
-    if sealed:
-        notes.append(f"limits: {cgroups.detect().text()}")
-        if seed is not None:
-            notes.append(f"note: seed {seed} was given, so the deals are as secret as the "
-                         f"seed: anyone who has it can redeal every game")
-            warning = seed_warning(seed)
-            if warning is not None:
-                notes.append(f"warning: {warning}")
-    return notes
-
-
-def check_memory(*, concurrency: int, seats: int, memory_mb: int, sealed: bool,
-                 lower: str = "the concurrency") -> None:
-    """Refuses (ConfigError, one line) settings whose bots could together hold more
-    memory than the machine has: every game at once has a bot in each seat, each allowed
-    `memory_mb`."""
-    if not sealed:
-        return
-    try:
-        machine_mb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
-    except (ValueError, OSError):
-        return
-    wanted = concurrency * seats * memory_mb
-    if wanted > machine_mb:
-        most = max(1, machine_mb // (seats * memory_mb))
-        raise ConfigError(
-            f"{concurrency} games at once x {seats} seats x {memory_mb} MiB per bot is "
-            f"{wanted:,} MiB, more than this machine's {machine_mb:,} MiB: lower {lower} "
-            f"(at most {most} here) or the memory per bot ([limits] memory_mb)")

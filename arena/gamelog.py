@@ -23,6 +23,7 @@ from arena.core.game import (
 from arena.core.hand import HandResult
 from arena.core.rules import RuleSet
 from arena.faults import Fault
+from arena.limits import SeatLimits
 
 SCHEMA_VERSION = 1
 
@@ -51,32 +52,6 @@ class GameEnd(Enum):
     STALLED = "stalled"
     """STALLED_AFTER hands in a row thrown in: a draw, scores as they stood, the hand just
     dealt left unplayed."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLimits:
-    """What bounded a sealed seat, and what held it: record.proto's SeatLimits."""
-
-    kept_by: str
-    """'cgroup v2', 'cgroup v1', 'watchdog' (no cgroup) or 'off' (per process only)."""
-    enforced: tuple[str, ...]
-    """What the kernel held for the whole bot (memory, processes, cpu, cpuset, freezer)."""
-    memory_mb: int
-    processes: int
-    tmp_mb: int
-    shm_mb: int
-    file_size_mb: int
-    open_files: int
-    cpus: str = ""
-
-    def text(self) -> str:
-        """One line, as `arena replay show` prints it."""
-        by = self.kept_by
-        if self.enforced:
-            by += f" ({', '.join(self.enforced)})"
-        where = f", CPUs {self.cpus}" if self.cpus else ""
-        return (f"memory {self.memory_mb} MiB, {self.processes} processes, /tmp "
-                f"{self.tmp_mb} MiB, /dev/shm {self.shm_mb} MiB{where}; kept by {by}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,8 +60,9 @@ from arena.core.game import (
 from arena.core.rules import RuleSet, rules_from_options
 from arena.errors import BadInput
 from arena.gamelog import GameLog, SeatBot
+from arena.limits import Sandbox
 from arena.manifest import BotManifest
-from arena.sandbox import Sandbox, visible_inside
+from arena.sandbox import visible_inside
 from arena.spec import GameSpec
 
 __all__ = [

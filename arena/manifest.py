@@ -9,7 +9,7 @@
     exclude = ["data/cache"]        # files that are not the bot (see _digest)
     files = ["*.py", "weights/*"]   # or: only these are the bot
     [limits]                        # optional: asks for other limits, within the caps
-    memory_mb = 512                 #   of the match or ladder (see arena.sandbox.Limits)
+    memory_mb = 512                 #   of the match or ladder (see arena.limits.Limits)
     # address = "127.0.0.1:50051"   # instead of command: a bot already running elsewhere
 
 In `command`, {python} stands for the Python running the arena and {here} for the
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.sandbox import Limits, Sandbox
+from arena.limits import Limits, Sandbox
 
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
 MANIFEST_NAME = "bot.toml"

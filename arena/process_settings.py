@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.sandbox import DEFAULT_CAPS, Limits
+from arena.limits import DEFAULT_CAPS, Limits
 from arena.spec import Transport
 
 __all__ = ["TRANSPORTS", "ProcessSettings"]
@@ -56,6 +56,6 @@ class ProcessSettings:
         if not (0 <= self.grace < math.inf):
             raise ValueError("grace must be a number of seconds of 0 or more")
         if not isinstance(self.limits, Limits):
-            raise ValueError("limits must be arena.sandbox.Limits")
+            raise ValueError("limits must be arena.limits.Limits")
         if self.transport == "tcp" and self.sandbox:
             raise ValueError("a sandboxed bot has no network, so it cannot listen on TCP")

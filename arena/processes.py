@@ -96,11 +96,10 @@ import trio
 from arena import ADDRESS_ENV, cgroups, seccomp
 from arena.bridges import may_start_processes
 from arena.errors import ArenaBug, BotError, MachineError
-from arena.gamelog import SeatLimits
+from arena.limits import Sandbox, SeatLimits
 from arena.sandbox import (
     SOCKET_DIR,
     SOCKET_NAME,
-    Sandbox,
     SandboxUnavailable,
     find_bwrap,
     find_prlimit,

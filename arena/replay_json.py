@@ -21,7 +21,8 @@ from arena.core.cards import Card, card_name
 from arena.core.game import ActionTaken, GameEnded, GameEvent, HandDealt, HandEnded, TrickCompleted
 from arena.core.hand import HandResult
 from arena.core.view import HandStarted, seat_event, seat_view
-from arena.gamelog import GameLog, SeatLimits
+from arena.gamelog import GameLog
+from arena.limits import SeatLimits
 from arena.replay import Divergence, Point, walk
 
 FORMAT = 1

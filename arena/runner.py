@@ -18,11 +18,11 @@ from collections.abc import Awaitable, Callable, Iterable
 
 import trio
 
-from arena.cli_args import check_memory
 from arena.core.rules import RuleSet
 from arena.game_loop import play_game
 from arena.observer import Observe
 from arena.process_settings import ProcessSettings
+from arena.run_notes import check_memory
 from arena.slots import Dispatch, GameExecutor, GameSlot, OnDone, SlotSettings
 from arena.spec import Executor, GameSpec
 

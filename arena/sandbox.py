@@ -50,17 +50,16 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena import ADDRESS_ENV
 from arena.errors import MachineError
+from arena.limits import Limits, Sandbox
 
 __all__ = [
     "BOT_UID",
     "SOCKET_DIR",
-    "Limits",
-    "Sandbox",
     "SandboxUnavailable",
     "SealedCommand",
     "find_bwrap",
@@ -92,53 +91,6 @@ class SandboxUnavailable(MachineError):
     """A sandbox cannot be made on this machine; the message says why and what to do."""
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Resource limits of one sealed bot process. A manifest asks for its own within the
-    caps a match or ladder sets (the defaults below)."""
-
-    memory_mb: int = 2048
-    """Memory each process of the bot may write (RLIMIT_DATA), in MiB."""
-    processes: int = 64
-    """Processes and threads the bot may run at once (RLIMIT_NPROC)."""
-    file_size_mb: int = 64
-    """Largest file it may write, in MiB (RLIMIT_FSIZE)."""
-    open_files: int = 1024
-    """Open file descriptors per process (RLIMIT_NOFILE)."""
-    tmp_mb: int = 256
-    """Size of its private /tmp (also HOME), in MiB."""
-    shm_mb: int = 64
-    """Size of its private /dev/shm (POSIX shared memory), in MiB."""
-
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{f.name} must be a whole number of at least 1, not {value!r}")
-
-    @classmethod
-    def names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
-
-    def over(self, cap: Limits) -> list[str]:
-        """The limits that ask for more than `cap` allows, as 'key = asked (cap N)'."""
-        return [
-            f"{k} = {getattr(self, k)} (at most {getattr(cap, k)})"
-            for k in self.names() if getattr(self, k) > getattr(cap, k)
-        ]
-
-
-@dataclass(frozen=True)
-class Sandbox:
-    """How to seal one bot process: what else it may read, and its limits."""
-
-    read_only: tuple[Path, ...] = ()
-    """Host paths bound read-only at the same place (the bot's folder is always bound)."""
-    limits: Limits = Limits()
-
-
-DEFAULT_CAPS = Limits()
-"""The caps of a match or ladder that sets none."""
 
 
 def find_bwrap() -> str:

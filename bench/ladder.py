@@ -266,9 +266,9 @@ def sandbox_cost(args: argparse.Namespace) -> None:
 
 async def _freeze_cost(n: int) -> float:
     """Median microseconds of one thaw and one freeze of a live sealed bot."""
+    from arena.limits import DEFAULT_CAPS
     from arena.manifest import load_manifest
     from arena.processes import LaunchSpec, open_bot_pool
-    from arena.sandbox import DEFAULT_CAPS
 
     m = load_manifest("random")
     times = []
@@ -288,9 +288,9 @@ async def _freeze_cost(n: int) -> float:
 
 
 async def _start_times(n: int) -> dict[bool, list[float]]:
+    from arena.limits import DEFAULT_CAPS
     from arena.manifest import load_manifest
     from arena.processes import LaunchSpec, open_bot_pool
-    from arena.sandbox import DEFAULT_CAPS
 
     m = load_manifest("random")
     times: dict[bool, list[float]] = {True: [], False: []}
@@ -309,7 +309,8 @@ async def _start_times(n: int) -> dict[bool, list[float]]:
 
 def _bwrap_alone(n: int) -> dict[bool, float]:
     """Median wall time of /bin/true run bare and through the sandbox's command line."""
-    from arena.sandbox import Sandbox, find_bwrap, find_prlimit, sandbox_argv
+    from arena.limits import Sandbox
+    from arena.sandbox import find_bwrap, find_prlimit, sandbox_argv
 
     cmd = sandbox_argv(find_bwrap(), find_prlimit(), Sandbox(), argv=["/bin/true"],
                        cwd=Path("/usr"), env={}, seccomp_fd=None)

@@ -25,11 +25,9 @@ from arena.cli_args import (
     add_executor_options,
     add_process_options,
     add_watch_options,
-    check_memory,
     positive_int,
     process_settings,
     run_command,
-    run_notes,
 )
 from arena.errors import (
     EXIT_INTERRUPTED,
@@ -42,6 +40,7 @@ from arena.errors import (
     kind_of,
 )
 from arena.replay_cli import add_replay_arguments
+from arena.run_notes import check_memory, run_notes
 from arena.spec import require_ray
 
 if TYPE_CHECKING:  # each command imports what it uses, when it runs

@@ -26,7 +26,7 @@
     address = "10.0.0.2:6379"            # a running cluster (default: one of this machine)
     workers = 16                         # arena worker processes (default: concurrency)
 
-    [limits]                             # caps for every bot (arena.sandbox.Limits)
+    [limits]                             # caps for every bot (arena.limits.Limits)
     memory_mb = 2048
 
 The keys of the bots' processes (logs, transport, start_limit, grace, sandbox,
@@ -70,9 +70,9 @@ from arena.core.errors import RuleSetError
 from arena.core.game import MAX_SEED
 from arena.core.rules import OPTION_NAMES, PRESETS, RuleSet, preset
 from arena.errors import ConfigError
+from arena.limits import DEFAULT_CAPS, Limits
 from arena.manifest import BotManifest, load_manifest
 from arena.process_settings import TRANSPORTS, ProcessSettings
-from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.spec import EXECUTORS, LOCAL, Executor, FaultPolicy, TimeControl, default_concurrency
 from ladder.sprt import MODELS as SPRT_MODELS
 from ladder.sprt import SprtTest

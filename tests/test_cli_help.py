@@ -14,8 +14,8 @@ from arena.check_rules import NAMED_RULES
 from arena.cli import build_parser as arena_parser
 from arena.cli_args import process_settings
 from arena.errors import EXIT_INTERRUPTED, ConfigError, Kind
+from arena.limits import Limits
 from arena.process_settings import ProcessSettings
-from arena.sandbox import Limits
 from ladder.cli import build_parser as ladder_parser
 
 

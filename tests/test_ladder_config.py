@@ -12,8 +12,8 @@ import pytest
 
 from arena.core.rules import LoneDefender
 from arena.errors import ConfigError
+from arena.limits import DEFAULT_CAPS, Limits
 from arena.process_settings import ProcessSettings
-from arena.sandbox import DEFAULT_CAPS, Limits
 from arena.spec import FaultPolicy
 from ladder.config import GAUNTLET, ROUND_ROBIN, database_of, load_ladder, parse_ladder
 from tests.helpers import ROOT

@@ -76,8 +76,8 @@ def test_digest_changes_when_the_bot_changes(tmp_path):
 
 
 def test_read_only_paths_limits_and_the_python_runtime(tmp_path):
+    from arena.limits import DEFAULT_CAPS
     from arena.manifest import python_runtime
-    from arena.sandbox import DEFAULT_CAPS
 
     extra = tmp_path / "runtime"
     extra.mkdir()

@@ -21,12 +21,13 @@ from arena.core.rules import preset
 from arena.errors import ConfigError, Kind
 from arena.faults import FaultKind
 from arena.gamelog import STALLED_AFTER, GameEnd
+from arena.limits import DEFAULT_CAPS, Limits
 from arena.manifest import load_manifest
 from arena.match import MatchConfig, match_specs
 from arena.process_settings import ProcessSettings
 from arena.replay import verify
 from arena.runner import run_games
-from arena.sandbox import DEFAULT_CAPS, Limits, SandboxUnavailable
+from arena.sandbox import SandboxUnavailable
 from arena.spec import FaultPolicy, TimeControl
 from arena.wire import codec, record_codec
 from arena.wire.gen.euchre.v1 import bot_pb2

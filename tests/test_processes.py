@@ -610,8 +610,8 @@ def test_bot_outlives_trios_idle_threads(
 
 
 def sealed_spec(script: str, mark: str, **env: str) -> LaunchSpec:
+    from arena.limits import Sandbox
     from arena.manifest import python_runtime
-    from arena.sandbox import Sandbox
 
     return replace(make_spec(script, mark, **env),
                    sandbox=Sandbox(read_only=tuple(python_runtime())))
@@ -665,7 +665,7 @@ def test_a_sealed_bot_sees_only_its_sandbox_and_still_stops_gracefully(
 
 
 def test_a_sealed_bot_cannot_listen_on_tcp_or_run_a_command_outside(tmp_path: Path, mark: str) -> None:
-    from arena.sandbox import Sandbox
+    from arena.limits import Sandbox
 
     async def main() -> None:
         async with open_bot_pool() as pool:

@@ -13,8 +13,8 @@ from arena.gamelog import (
     HandLog,
     LoggedAction,
     SeatBot,
-    SeatLimits,
 )
+from arena.limits import SeatLimits
 from arena.wire.codec import (
     MalformedMessage,
     _pair,
