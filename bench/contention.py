@@ -67,7 +67,7 @@ def measure(where: Path, games: int, *, frozen: bool) -> tuple[float, int]:
     if not frozen:
         env["ARENA_CGROUPS"] = "off"
     done = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "match", str(where / "contend"), "random",
+        [sys.executable, "-m", "arena.cli.main", "match", str(where / "contend"), "random",
          "--games", str(games), "--concurrency", "1", "--out", str(out)],
         capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
     if done.returncode != 0:

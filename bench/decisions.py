@@ -36,12 +36,12 @@ sys.path.insert(0, str(ROOT))
 import grpc  # noqa: E402
 import trio  # noqa: E402
 
-from arena.bridges import wait_future  # noqa: E402
 from arena.core.game import GameState  # noqa: E402
 from arena.core.rules import preset  # noqa: E402
 from arena.core.view import seat_view  # noqa: E402
-from arena.manifest import load_manifest  # noqa: E402
-from arena.processes import LaunchSpec, open_bot_pool  # noqa: E402
+from arena.procs.processes import LaunchSpec, open_bot_pool  # noqa: E402
+from arena.settings.manifest import load_manifest  # noqa: E402
+from arena.threads.bridges import wait_future  # noqa: E402
 from arena.wire import codec  # noqa: E402
 from arena.wire.client import BotClient  # noqa: E402
 from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc  # noqa: E402
@@ -149,7 +149,7 @@ async def measure_round_trips(
 
 async def bridge_floor(calls: int) -> dict[str, tuple[float, float]]:
     """The bridge alone, with no arena code: what a blocking call costs, against a sync
-    stub's future woken through trio's token (arena.bridges.wait_future, the arena's way)
+    stub's future woken through trio's token (arena.threads.bridges.wait_future, the arena's way)
     and trio.to_thread. It
     shows how much of the ratio is the trio/gRPC hand-off itself."""
     views = sample_states(50)
@@ -189,10 +189,10 @@ async def bridge_floor(calls: int) -> dict[str, tuple[float, float]]:
 
 
 def match_throughput(games: int, concurrency: int) -> None:
-    from arena.match import MatchConfig, match_specs
-    from arena.process_settings import ProcessSettings
-    from arena.runner import run_games
-    from arena.spec import FaultPolicy, TimeControl
+    from arena.play.runner import run_games
+    from arena.settings.match import MatchConfig, match_specs
+    from arena.settings.process import ProcessSettings
+    from arena.settings.spec import FaultPolicy, TimeControl
 
     bot = load_manifest("random")
     from dataclasses import replace

@@ -48,9 +48,9 @@ import trio
 if __package__ in (None, ""):  # run as a script from a checkout: make the packages importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ladder.config import default_concurrency, parse_ladder
-from ladder.play import run_ladder
-from ladder.store import Store
+from ladder.config.ladder_file import default_concurrency, parse_ladder
+from ladder.run.play import run_ladder
+from ladder.store.database import Store
 
 BOTS = ["random", "heuristic", "heuristic-copy"]
 LADDER = """\
@@ -214,7 +214,7 @@ def sandbox_cost(args: argparse.Namespace) -> None:
     sealed as before the cgroups (ARENA_CGROUPS=off: per-process limits only, never
     frozen) and unsealed, in alternating blocks so that drift in the machine's load falls
     on all three; then the cost of freezing and thawing, and process starts."""
-    from arena import cgroups
+    from arena.procs import cgroups
 
     detected = cgroups._get()
     arms = {"sealed": (True, detected), "before": (True, cgroups._off),
@@ -266,9 +266,9 @@ def sandbox_cost(args: argparse.Namespace) -> None:
 
 async def _freeze_cost(n: int) -> float:
     """Median microseconds of one thaw and one freeze of a live sealed bot."""
-    from arena.limits import DEFAULT_CAPS
-    from arena.manifest import load_manifest
-    from arena.processes import LaunchSpec, open_bot_pool
+    from arena.procs.processes import LaunchSpec, open_bot_pool
+    from arena.settings.limits import DEFAULT_CAPS
+    from arena.settings.manifest import load_manifest
 
     m = load_manifest("random")
     times = []
@@ -288,9 +288,9 @@ async def _freeze_cost(n: int) -> float:
 
 
 async def _start_times(n: int) -> dict[bool, list[float]]:
-    from arena.limits import DEFAULT_CAPS
-    from arena.manifest import load_manifest
-    from arena.processes import LaunchSpec, open_bot_pool
+    from arena.procs.processes import LaunchSpec, open_bot_pool
+    from arena.settings.limits import DEFAULT_CAPS
+    from arena.settings.manifest import load_manifest
 
     m = load_manifest("random")
     times: dict[bool, list[float]] = {True: [], False: []}
@@ -309,8 +309,8 @@ async def _start_times(n: int) -> dict[bool, list[float]]:
 
 def _bwrap_alone(n: int) -> dict[bool, float]:
     """Median wall time of /bin/true run bare and through the sandbox's command line."""
-    from arena.limits import Sandbox
-    from arena.sandbox import find_bwrap, find_prlimit, sandbox_argv
+    from arena.procs.sandbox import find_bwrap, find_prlimit, sandbox_argv
+    from arena.settings.limits import Sandbox
 
     cmd = sandbox_argv(find_bwrap(), find_prlimit(), Sandbox(), argv=["/bin/true"],
                        cwd=Path("/usr"), env={}, seccomp_fd=None)

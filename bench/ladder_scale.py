@@ -42,7 +42,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script from a checkout: make the packages importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ladder.config import LadderConfig, parse_ladder
+from ladder.config.ladder_file import LadderConfig, parse_ladder
 
 BOTS = 3  # random and two copies: three pairings
 LADDER = """\
@@ -79,8 +79,8 @@ def rss_mb(field: str = "VmRSS") -> float:
 def make_store(folder: Path, size: int) -> int:
     """A database of `size` synthetic games (rounded to whole rounds of the schedule):
     real bots, settings and plan, results drawn at random, empty records."""
-    from ladder.schedule import plan_ladder
-    from ladder.store import Store
+    from ladder.schedule.pairings import plan_ladder
+    from ladder.store.database import Store
 
     cfg = ladder_file(folder, size)
     rng = random.Random(size)
@@ -115,10 +115,10 @@ def child(folder: Path, total: int) -> None:
     """One `ladder run` extending the database to `total` games; prints its figures."""
     from rich.console import Console
 
-    import ladder.play as play
-    from ladder.live import LiveView
-    from ladder.running import RunningStandings
-    from ladder.store import Store
+    import ladder.run.play as play
+    from ladder.rating.running import RunningStandings
+    from ladder.run.live import LiveView
+    from ladder.store.database import Store
 
     started = time.monotonic()
     spent = {"seconds": 0.0, "cpu": 0.0, "first": 0.0}

@@ -2,7 +2,7 @@
 
     python bench/live.py [--games N]
 
-Plays random games in this process, once with a live file per game (arena.live_files:
+Plays random games in this process, once with a live file per game (arena.play.live_files:
 the header when the game starts, one line per action, the end line and the file's removal
 at its end, into a temporary folder that is removed afterwards) and once without, and
 prints the publishing's cost per action next to the engine's own cost per action
@@ -28,9 +28,9 @@ if __package__ in (None, ""):  # run as a script from a checkout: make `arena` i
 
 from arena.core.game import GameState
 from arena.core.rules import preset
-from arena.gamelog import GameEnd, GameLog, SeatBot
-from arena.live_files import LiveFolder
-from arena.spec import GameSpec
+from arena.play.live_files import LiveFolder
+from arena.records.gamelog import GameEnd, GameLog, SeatBot
+from arena.settings.spec import GameSpec
 
 
 def one_game(seed: int, folder: LiveFolder | None) -> tuple[float, float, int]:

@@ -8,11 +8,11 @@ virtual draws against the pool's mean pull a bot with n games toward the mean by
 prior / (n + prior) of its distance from it, so the twin, with fewer games, ends nearer
 the mean than c. Prints:
 
-- exact results (ladder.simulate.twin_gauntlet): c and the twin split every pair; c wins
+- exact results (ladder.rating.simulate.twin_gauntlet): c and the twin split every pair; c wins
   two thirds of its pairs 2-0 against each of the others and splits the rest. The
   fitted gap c - twin with its 95% margin, c's distance from the mean and that rule's
   estimate of the gap, at 6 to 96 pairs per pairing;
-- drawn at random (ladder.simulate.twin_gaps): c and the twin equally strong, 200 Elo
+- drawn at random (ladder.rating.simulate.twin_gaps): c and the twin equally strong, 200 Elo
   above the others, halves of a pair independent. The mean fitted gap c - twin over
   --ladders gauntlets, which is 0 in truth, with the prior and with none (whose fit
   fails where some pairing won or lost every game: those ladders are left out).
@@ -30,8 +30,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script from a checkout: bench/ladder.py is not `ladder`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ladder.ratings import DEFAULT_PRIOR, fit_tallies, gap
-from ladder.simulate import twin_gaps, twin_gauntlet
+from ladder.rating.ratings import DEFAULT_PRIOR, fit_tallies, gap
+from ladder.rating.simulate import twin_gaps, twin_gauntlet
 
 OPPONENTS = 3  # besides the twin
 ABOVE = 200.0

@@ -2,7 +2,7 @@
 
     python bench/ratings.py [--ladders 4000] [--pairs 50] [--runs 1000] [--seed 1]
 
-Prints, for duplicate pairs whose two halves are correlated -0.4, 0 and +0.3 (ladder.simulate):
+Prints, for duplicate pairs whose two halves are correlated -0.4, 0 and +0.3 (ladder.rating.simulate):
 
 - coverage: the share of 95% intervals of the gaps (every two bots of a 4-bot round
   robin, --pairs pairs per pairing; then a gauntlet's challenger against each opponent
@@ -31,8 +31,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script from a checkout: bench/ladder.py is not `ladder`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ladder.simulate import elo_of_normalized, gap_coverage, sprt_runs
-from ladder.sprt import SprtTest
+from ladder.rating.simulate import elo_of_normalized, gap_coverage, sprt_runs
+from ladder.rating.sprt import SprtTest
 
 CORRELATIONS = (-0.4, 0.0, 0.3)
 STRENGTHS = {"a": 0.0, "b": 40.0, "c": 80.0, "d": 140.0}

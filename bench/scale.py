@@ -30,12 +30,12 @@ sys.path.insert(0, str(ROOT))
 import trio  # noqa: E402
 
 from arena.core.rules import preset  # noqa: E402
-from arena.manifest import BotManifest  # noqa: E402
-from arena.match import MatchConfig, match_specs  # noqa: E402
-from arena.process_settings import ProcessSettings  # noqa: E402
-from arena.processes import LaunchSpec, open_bot_pool  # noqa: E402
-from arena.runner import run_games  # noqa: E402
-from arena.spec import Executor, FaultPolicy, TimeControl  # noqa: E402
+from arena.play.runner import run_games  # noqa: E402
+from arena.procs.processes import LaunchSpec, open_bot_pool  # noqa: E402
+from arena.settings.manifest import BotManifest  # noqa: E402
+from arena.settings.match import MatchConfig, match_specs  # noqa: E402
+from arena.settings.process import ProcessSettings  # noqa: E402
+from arena.settings.spec import Executor, FaultPolicy, TimeControl  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 

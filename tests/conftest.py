@@ -19,7 +19,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "arena"))
 
 @pytest.fixture(autouse=True)
 def _bot_folders_readable_by_nobody(request: pytest.FixtureRequest) -> None:
-    """As root, sealed bots run as nobody (arena.sandbox.host_uid), so a bot's folder must
+    """As root, sealed bots run as nobody (arena.procs.sandbox.host_uid), so a bot's folder must
     be readable by others, as a bots folder made with the usual umask is; pytest makes
     each test's folder private (0700), and many tests write a bot straight into it."""
     if os.geteuid() == 0 and "tmp_path" in request.fixturenames:

@@ -12,11 +12,11 @@ from random import Random
 
 import pytest
 
-from arena import records
 from arena.core.game import GameState
 from arena.core.rules import RuleSet
-from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
-from arena.manifest import load_manifest
+from arena.records import files as records
+from arena.records.gamelog import GameEnd, GameLog, Recorder, SeatBot
+from arena.settings.manifest import load_manifest
 
 TESTS = Path(__file__).resolve().parent
 MISBEHAVE = TESTS / "bots" / "misbehave.py"
@@ -99,7 +99,7 @@ def play_random_game(seed: int, rules: RuleSet, names: tuple[str, ...]) -> GameL
 
 def twins_apart(logs: list[GameLog]) -> None:
     """Fails if two games of one deal (a duplicate pair's twins) were ever played at once:
-    each must start after the other ended (arena.slots.Dispatch)."""
+    each must start after the other ended (arena.play.slots.Dispatch)."""
     by_seed: dict[int, list[GameLog]] = {}
     for log in logs:
         by_seed.setdefault(log.seed, []).append(log)

@@ -1,4 +1,4 @@
-"""The bridges between trio and other threads (arena.bridges), and the rule they keep:
+"""The bridges between trio and other threads (arena.threads.bridges), and the rule they keep:
 a bot dies with the thread that started it (PDEATHSIG), so bots are started only from the
 main thread or a LoopThread's, which lives until it is closed."""
 
@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena import processes
-from arena.bridges import LoopThread, in_thread, may_start_processes, wait_future
-from arena.errors import ArenaBug
-from arena.processes import BotPool, LaunchSpec, open_bot_pool
+from arena.procs import processes
+from arena.procs.processes import BotPool, LaunchSpec, open_bot_pool
+from arena.settings.errors import ArenaBug
+from arena.threads.bridges import LoopThread, in_thread, may_start_processes, wait_future
 from tests.helpers import no_bot_left  # noqa: F401 - a fixture
 
 pytestmark = [
@@ -32,7 +32,7 @@ LISTENER = Path(__file__).resolve().parent / "proc_fixtures" / "listener.py"
 
 
 def start_with_pdeathsig() -> subprocess.Popen[bytes]:
-    """A process started as arena.processes starts a bot: PDEATHSIG=SIGKILL (setpriv),
+    """A process started as arena.procs.processes starts a bot: PDEATHSIG=SIGKILL (setpriv),
     forked from the calling thread, which waits until setpriv has set it and run the
     program (a thread gone before that would leave its child to another thread)."""
     proc = subprocess.Popen(processes._with_pdeathsig(
@@ -81,7 +81,7 @@ def test_a_process_lives_as_long_as_the_loop_thread_that_started_it_and_dies_wit
 
 
 def test_bots_are_started_only_from_threads_that_outlive_them(tmp_path):
-    """arena.processes refuses to start a bot from a trio loop in any other thread than
+    """arena.procs.processes refuses to start a bot from a trio loop in any other thread than
     the main one or a LoopThread's; a LoopThread's pool plays its bots for callers that
     come and go, and stops them when it closes."""
     spec = LaunchSpec("listener", (sys.executable, str(LISTENER)), LISTENER.parent, {})

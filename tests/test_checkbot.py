@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.manifest import SAMPLE_BOTS
+from arena.settings.manifest import SAMPLE_BOTS
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.usefixtures("no_bot_left", "own_temp_folder")
@@ -35,7 +35,7 @@ def check_bot(ref: str, *extra: str, columns: str | None = "200") -> subprocess.
     if columns is not None:
         env["COLUMNS"] = columns
     return subprocess.run(
-        [sys.executable, "-m", "arena.cli", "check-bot", ref, "--games", "1",
+        [sys.executable, "-m", "arena.cli.main", "check-bot", ref, "--games", "1",
          "--rules", "standard", *extra],
         capture_output=True, text=True, timeout=180, env=env,
     )
@@ -235,7 +235,7 @@ def test_ctrl_c_prints_the_checks_done_before_it_and_keeps_the_logs(own_temp_fol
     import time
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", "check-bot", "random"],
+        [sys.executable, "-m", "arena.cli.main", "check-bot", "random"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "COLUMNS": "200"},
     )

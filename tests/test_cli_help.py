@@ -1,7 +1,7 @@
 """What both command lines promise in their --help: every positional argument says what
 goes there, options both have are spelled alike (the options of the bots' processes
 defined once, for a match, a check and a ladder), --rules offers one list, and every
-command says its exit statuses, those of arena.errors."""
+command says its exit statuses, those of arena.settings.errors."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from dataclasses import fields
 
 import pytest
 
-from arena.check_rules import NAMED_RULES
-from arena.cli import build_parser as arena_parser
-from arena.cli_args import process_settings
-from arena.errors import EXIT_INTERRUPTED, ConfigError, Kind
-from arena.limits import Limits
-from arena.process_settings import ProcessSettings
-from ladder.cli import build_parser as ladder_parser
+from arena.cli.args import process_settings
+from arena.cli.main import build_parser as arena_parser
+from arena.settings.errors import EXIT_INTERRUPTED, ConfigError, Kind
+from arena.settings.limits import Limits
+from arena.settings.process import ProcessSettings
+from arena.settings.rule_sets import NAMED_RULES
+from ladder.cli.main import build_parser as ladder_parser
 
 
 def _commands() -> list[tuple[str, argparse.ArgumentParser]]:
@@ -68,7 +68,7 @@ def test_match_and_check_bot_offer_the_same_rule_sets():
 def test_every_command_says_its_exit_statuses(command, parser):
     epilog = parser.epilog or ""
     assert "Exit status: 0 " in epilog, command
-    for kind in Kind:  # each kind's status and meaning, as arena.errors writes them
+    for kind in Kind:  # each kind's status and meaning, as arena.settings.errors writes them
         assert f"; {kind.status} {kind.means}" in epilog, (command, kind)
     assert "Exit status:" in parser.format_help()
     if "watch" not in command:  # a watcher takes Ctrl-C as its end, status 0

@@ -73,7 +73,7 @@ def test_core_module_is_pure(path):
         "import threading",
         "import importlib",
         "from arena.wire import codec",
-        "import arena.runner",
+        "import arena.play.runner",
         "def f():\n    return open('x')",
         "x = builtins.open('x')",
         "m = __import__('os')",

@@ -1,4 +1,4 @@
-"""One error tree by kind (arena.errors): every error class of the arena derives from it
+"""One error tree by kind (arena.settings.errors): every error class of the arena derives from it
 with exactly one kind, and each kind ends a command with its own status, through the real
 command lines for bad input and the machine (the bot's is tests/test_match.py's
 --fail-on-fault), through run_command itself for the arena's own bug."""
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from arena import records
-from arena.cli_args import run_command
+from arena.cli.args import run_command
 from arena.core.errors import IllegalActionError, RulesCoreError, RuleSetError
 from arena.core.rules import preset
-from arena.errors import (
+from arena.records import files as records
+from arena.settings.errors import (
     DEBUG_ENV,
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
@@ -45,24 +45,24 @@ from tests.helpers import play_random_game
 ROOT = Path(__file__).resolve().parent.parent
 
 EXPECTED = {
-    "arena.errors.ArenaError": None,
-    "arena.errors.BadInput": Kind.BAD_INPUT,
-    "arena.errors.BotError": Kind.BOT,
-    "arena.errors.MachineError": Kind.MACHINE,
-    "arena.errors.ArenaBug": Kind.BUG,
-    "arena.faults.BotFault": Kind.BOT,
-    "arena.live_files.LiveFileError": Kind.BAD_INPUT,
-    "arena.live_files.LiveFolderUnsafe": Kind.BAD_INPUT,
-    "arena.processes.BotProcessError": Kind.MACHINE,
-    "arena.processes.BotStartError": Kind.BOT,
-    "arena.ray_executor.GameLostError": Kind.MACHINE,
-    "arena.records.RecordError": Kind.BAD_INPUT,
-    "arena.replay.Divergence": Kind.BAD_INPUT,
-    "arena.sandbox.SandboxUnavailable": Kind.MACHINE,
-    "arena.seccomp.SeccompUnsupported": Kind.MACHINE,
+    "arena.settings.errors.ArenaError": None,
+    "arena.settings.errors.BadInput": Kind.BAD_INPUT,
+    "arena.settings.errors.BotError": Kind.BOT,
+    "arena.settings.errors.MachineError": Kind.MACHINE,
+    "arena.settings.errors.ArenaBug": Kind.BUG,
+    "arena.settings.faults.BotFault": Kind.BOT,
+    "arena.play.live_files.LiveFileError": Kind.BAD_INPUT,
+    "arena.play.live_files.LiveFolderUnsafe": Kind.BAD_INPUT,
+    "arena.procs.processes.BotProcessError": Kind.MACHINE,
+    "arena.procs.processes.BotStartError": Kind.BOT,
+    "arena.play.ray_executor.GameLostError": Kind.MACHINE,
+    "arena.records.files.RecordError": Kind.BAD_INPUT,
+    "arena.records.replay.Divergence": Kind.BAD_INPUT,
+    "arena.procs.sandbox.SandboxUnavailable": Kind.MACHINE,
+    "arena.procs.seccomp.SeccompUnsupported": Kind.MACHINE,
     "arena.wire.codec.MalformedMessage": Kind.BOT,
-    "ladder.store.StoreDiskError": Kind.MACHINE,
-    "ladder.store.StoreError": Kind.BAD_INPUT,
+    "ladder.store.database.StoreDiskError": Kind.MACHINE,
+    "ladder.store.database.StoreError": Kind.BAD_INPUT,
 }
 """Every public exception class of arena/ and ladder/ (the rules core aside), with its
 kind: a new one says its kind here."""
@@ -74,7 +74,8 @@ def exception_classes() -> dict[str, type[BaseException]]:
     found: dict[str, type[BaseException]] = {}
     for package in ("arena", "ladder"):
         for info in pkgutil.walk_packages([str(ROOT / package)], f"{package}."):
-            if info.name.startswith(("arena.core", "arena.wire.gen")):
+            if info.name.startswith(("arena.core", "arena.wire.gen")) or info.name.endswith(
+                    ".__main__"):  # `python -m`'s entry, which runs the command
                 continue
             module = importlib.import_module(info.name)
             for name, obj in vars(module).items():
@@ -87,9 +88,10 @@ def exception_classes() -> dict[str, type[BaseException]]:
 
 def test_every_error_class_derives_from_the_tree_with_one_kind():
     found = exception_classes()
-    assert "arena.faults.BotFault" in found and "ladder.store.StoreError" in found  # it looked
+    # it looked
+    assert "arena.settings.faults.BotFault" in found and "ladder.store.database.StoreError" in found
     roots = [name for name, cls in found.items() if not issubclass(cls, ArenaError)]
-    assert roots == [], f"exception classes outside arena.errors' tree: {roots}"
+    assert roots == [], f"exception classes outside arena.settings.errors' tree: {roots}"
     for name, cls in found.items():
         kinds = [kind for kind, base in KINDS.items() if issubclass(cls, base)]
         if cls is ArenaError:
@@ -132,7 +134,7 @@ def test_the_standard_librarys_errors_get_their_kind():
 
 
 def test_sqlites_errors_are_the_files_or_the_disks(tmp_path):
-    from ladder.store import Store, StoreDiskError, StoreError, unreadable
+    from ladder.store.database import Store, StoreDiskError, StoreError, unreadable
 
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database " * 100)
@@ -163,8 +165,8 @@ def test_a_group_is_its_worst():
 def test_a_game_that_lost_its_worker_too_often_is_the_clusters():
     """The lowest level of a lost Ray worker: the Ray executor's count of losses, told the
     same game was lost MAX_LOSSES times."""
-    from arena.ray_executor import MAX_LOSSES, GameLostError, _Losses
-    from arena.spec import GameSpec
+    from arena.play.ray_executor import MAX_LOSSES, GameLostError, _Losses
+    from arena.settings.spec import GameSpec
 
     spec = GameSpec(game_id="g1", rules=preset("standard"), seed=1, first_dealer=0,
                     seat_bots=())
@@ -261,33 +263,33 @@ def _run(args: list[str], cwd: Path, file_limit: int | None = None
 
 def test_bad_input_exits_2_in_one_line(tmp_path):
     (tmp_path / "broken.toml").write_text('bots = ["random", "heuristic"\n')
-    proc = _run(["ladder.cli", "run", "broken.toml"], tmp_path)
+    proc = _run(["ladder.cli.main", "run", "broken.toml"], tmp_path)
     assert proc.returncode == Kind.BAD_INPUT.status == 2, proc.stderr
     assert proc.stderr.startswith("ladder: error: broken.toml: not valid TOML")
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
-    proc = _run(["arena.cli", "replay", "missing.pb"], tmp_path)
+    proc = _run(["arena.cli.main", "replay", "missing.pb"], tmp_path)
     assert proc.returncode == 2 and proc.stderr == "arena: error: missing.pb: no such file or folder\n"
 
 
 def test_a_full_disk_under_the_ladder_database_is_the_machines(tmp_path):
     (tmp_path / "l.toml").write_text('bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
                                      "sandbox = false\n")
-    proc = _run(["ladder.cli", "run", "l.toml", "--quiet"], tmp_path, file_limit=8192)
+    proc = _run(["ladder.cli.main", "run", "l.toml", "--quiet"], tmp_path, file_limit=8192)
     assert proc.returncode == Kind.MACHINE.status == 4, proc.stderr
     last = proc.stderr.strip().splitlines()[-1]
     assert last.startswith("ladder: machine error: database error: "), proc.stderr
     assert last.endswith("every game committed before it is stored")
     assert "Traceback" not in proc.stderr
     # the same database with room to grow: the input was never wrong
-    assert _run(["ladder.cli", "run", "l.toml", "--quiet"], tmp_path).returncode == 0
+    assert _run(["ladder.cli.main", "run", "l.toml", "--quiet"], tmp_path).returncode == 0
 
 
 def test_a_full_disk_under_a_page_is_the_machines(tmp_path):
     records.write(tmp_path / "game.pb", play_random_game(3, preset("standard"), ("a", "b")))
-    proc = _run(["arena.cli", "replay", "game.pb", "--html", "page.html"], tmp_path,
+    proc = _run(["arena.cli.main", "replay", "game.pb", "--html", "page.html"], tmp_path,
                 file_limit=4096)
     assert proc.returncode == Kind.MACHINE.status, proc.stderr
     assert proc.stderr == "arena: machine error: page.html: cannot write the page: File too large\n"
-    proc = _run(["arena.cli", "replay", "game.pb", "--html", "no/such/folder/page.html"], tmp_path)
+    proc = _run(["arena.cli.main", "replay", "game.pb", "--html", "no/such/folder/page.html"], tmp_path)
     assert proc.returncode == Kind.BAD_INPUT.status, proc.stderr
     assert proc.stderr.startswith("arena: error: no/such/folder/page.html: cannot write the page")

@@ -25,8 +25,8 @@ from arena.core.game import (
 from arena.core.hand import HandState, Phase
 from arena.core.rules import PRESETS, RuleSet, preset
 from arena.core.view import HandStarted, seat_event, seat_events, seat_view
-from arena.gamelog import GameEnd, GameLog, HandLog, LoggedAction, Recorder, SeatBot
-from arena.replay import verify
+from arena.records.gamelog import GameEnd, GameLog, HandLog, LoggedAction, Recorder, SeatBot
+from arena.records.replay import verify
 from arena.wire import codec
 
 STANDARD = preset("standard")
@@ -278,7 +278,7 @@ def _passed_out(hands: int) -> GameLog:
 
 
 def test_a_stalled_record_verifies_only_after_the_whole_run():
-    from arena.gamelog import STALLED_AFTER
+    from arena.records.gamelog import STALLED_AFTER
 
     assert verify(_passed_out(STALLED_AFTER)) is None
     assert f"stalled after {STALLED_AFTER - 1} hands" in (verify(_passed_out(STALLED_AFTER - 1)) or "")

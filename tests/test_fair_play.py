@@ -31,15 +31,15 @@ import pytest
 import trio
 
 import arena
-from arena import records
 from arena.core.rules import RuleSet, preset
-from arena.faults import FaultKind
-from arena.gamelog import GameEnd, GameLog
-from arena.manifest import BotManifest, load_manifest
-from arena.match import MatchConfig, match_specs
-from arena.process_settings import ProcessSettings
-from arena.runner import run_games
-from arena.spec import FaultPolicy, GameSpec, TimeControl
+from arena.play.runner import run_games
+from arena.records import files as records
+from arena.records.gamelog import GameEnd, GameLog
+from arena.settings.faults import FaultKind
+from arena.settings.manifest import BotManifest, load_manifest
+from arena.settings.match import MatchConfig, match_specs
+from arena.settings.process import ProcessSettings
+from arena.settings.spec import FaultPolicy, GameSpec, TimeControl
 from tests.helpers import ROOT, TESTS, no_bot_left  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.usefixtures("no_bot_left")
@@ -544,7 +544,7 @@ def test_a_ladder_keeps_its_deals_from_a_peeking_bot(tmp_path, canary):
         "[rules]", 'preset = "standard"', "target = 3",
         "[time_control]", "per_decision = 2.0", "bank = 60.0",
     ]) + "\n")
-    proc = subprocess.run([sys.executable, "-m", "ladder.cli", "run", str(ladder_file), "--quiet"],
+    proc = subprocess.run([sys.executable, "-m", "ladder.cli.main", "run", str(ladder_file), "--quiet"],
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     conn = sqlite3.connect(db)

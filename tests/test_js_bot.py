@@ -17,9 +17,9 @@ import sys
 
 import pytest
 
-from arena import records as arena_records
-from arena.gamelog import GameEnd
-from arena.manifest import SAMPLE_BOTS
+from arena.records import files as arena_records
+from arena.records.gamelog import GameEnd
+from arena.settings.manifest import SAMPLE_BOTS
 from tests.helpers import no_bot_left  # noqa: F401 - a fixture
 from tests.test_checkbot import failed_rows
 
@@ -45,7 +45,7 @@ def arena_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[s
     other work has taken over 10 s to start node and Python processes, and 2 s for a
     decision the bot makes in 3 ms on average. The check is of conformance and play;
     check-bot still reports the decision times."""
-    return subprocess.run([sys.executable, "-m", "arena.cli", *args, "--start-limit", "120",
+    return subprocess.run([sys.executable, "-m", "arena.cli.main", *args, "--start-limit", "120",
                            "--per-decision", "10"],
                           capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, "COLUMNS": "200"})

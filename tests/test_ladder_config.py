@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from arena.core.rules import LoneDefender
-from arena.errors import ConfigError
-from arena.limits import DEFAULT_CAPS, Limits
-from arena.process_settings import ProcessSettings
-from arena.spec import FaultPolicy
-from ladder.config import GAUNTLET, ROUND_ROBIN, database_of, load_ladder, parse_ladder
+from arena.settings.errors import ConfigError
+from arena.settings.limits import DEFAULT_CAPS, Limits
+from arena.settings.process import ProcessSettings
+from arena.settings.spec import FaultPolicy
+from ladder.config.ladder_file import GAUNTLET, ROUND_ROBIN, database_of, load_ladder, parse_ladder
 from tests.helpers import ROOT
 
 GOOD = """\
@@ -230,7 +230,7 @@ def test_bot_manifest_errors_keep_their_detail(tmp_path):
 def test_the_command_prints_one_line_and_exits_2(tmp_path):
     path = write(tmp_path, 'bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
                  'seed = "x"\n')
-    proc = subprocess.run([sys.executable, "-m", "ladder.cli", "run", str(path)],
+    proc = subprocess.run([sys.executable, "-m", "ladder.cli.main", "run", str(path)],
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("ladder: error: ")
@@ -240,12 +240,12 @@ def test_the_command_prints_one_line_and_exits_2(tmp_path):
 
 
 def test_help_lists_every_command():
-    proc = subprocess.run([sys.executable, "-m", "ladder.cli", "--help"], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "ladder.cli.main", "--help"], capture_output=True,
                           text=True, timeout=60, cwd=ROOT)
     assert proc.returncode == 0
     for word in ("run", "demo", "standings", "games", "report"):
         assert word in proc.stdout
-    proc = subprocess.run([sys.executable, "-m", "ladder.cli", "run", "--help"],
+    proc = subprocess.run([sys.executable, "-m", "ladder.cli.main", "run", "--help"],
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert "--fresh" in proc.stdout and "--new-version" in proc.stdout
 

@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
-import ladder.store as store_module
-from arena.manifest import BotManifest
-from arena.plan import PlannedGame, plan_game
-from ladder import migrations
-from ladder.audit import audit_database
-from ladder.schedule import plan
-from ladder.standings import compute_standings, snapshot_lines
-from ladder.store import READABLE_VERSIONS, SCHEMA_VERSION, GameRow, Store, StoreError, _apply
+import ladder.store.database as store_module
+from arena.settings.manifest import BotManifest
+from arena.settings.plan import PlannedGame, plan_game
+from ladder.rating.standings import compute_standings, snapshot_lines
+from ladder.report.audit import audit_database
+from ladder.schedule.pairings import plan
+from ladder.store import migrations
+from ladder.store.database import READABLE_VERSIONS, SCHEMA_VERSION, GameRow, Store, StoreError, _apply
 from tests.test_ladder_store import (
     drawn_log,
     fake_log,
@@ -270,7 +270,7 @@ def test_each_readable_version_has_a_database_its_own_arena_wrote():
 @pytest.mark.parametrize("version", OLD)
 def test_each_versions_statements_are_the_ones_its_arena_ran(version, tmp_path):
     """The schema kept for version N makes, word for word, the tables that version's
-    arena made: what ladder.migrations keeps is what was released."""
+    arena made: what ladder.store.migrations keeps is what was released."""
     def master(path: Path) -> set[tuple[str, str, str, str | None]]:
         conn = sqlite3.connect(path)
         try:
@@ -317,7 +317,7 @@ def ladder_names(said: dict[str, Any]) -> list[str]:
 
 @pytest.mark.parametrize("version", OLD)
 def test_a_run_resumed_over_an_upgraded_database_plays_only_what_is_missing(tmp_path, version):
-    """As `ladder run` resumes, by the same calls on the store (ladder.play; the games'
+    """As `ladder run` resumes, by the same calls on the store (ladder.run.play; the games'
     records made here, not played): the stored settings and bots are accepted, today's
     plan holds every stored game with the deal it was played with, and only the games it
     adds are stored; a draw and a stalled game fit the upgraded table, a run and its

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ladder import cli as ladder_cli
+from ladder.cli import main as ladder_cli
 from tests.test_ladder_store import stored_ladder
 from tests.test_replay_html import Dom, require_chromium, run_chromium
 

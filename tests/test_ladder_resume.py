@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.errors import Kind
-from arena.live_files import live_files
-from ladder.config import live_folder, load_ladder
-from ladder.schedule import plan_ladder
-from ladder.store import Store
+from arena.play.live_files import live_files
+from arena.settings.errors import Kind
+from ladder.config.ladder_file import live_folder, load_ladder
+from ladder.schedule.pairings import plan_ladder
+from ladder.store.database import Store
 from tests.helpers import ROOT, no_bot_left, processes_with_mark
 from tests.test_ladder_run import ladder_cli, stored, write_ladder
 
@@ -33,7 +33,7 @@ def test_kill_9_mid_run_loses_nothing_and_doubles_nothing(tmp_path, no_bot_left)
     cfg = load_ladder(path)
     db = cfg.database
     log = open(tmp_path / "first.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-m", "ladder.cli", "run", str(path), "--quiet"],
+    proc = subprocess.Popen([sys.executable, "-m", "ladder.cli.main", "run", str(path), "--quiet"],
                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 90
@@ -99,7 +99,7 @@ def test_kill_9_mid_run_loses_nothing_and_doubles_nothing(tmp_path, no_bot_left)
     assert "10 of 10 planned games stored: complete" in proc2.stdout
 
     # every stored record replays exactly under the rules, including those cut short
-    verify = subprocess.run([sys.executable, "-m", "ladder.cli", "verify", str(db)],
+    verify = subprocess.run([sys.executable, "-m", "ladder.cli.main", "verify", str(db)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert verify.returncode == 0 and "10 record(s)" in verify.stdout, verify.stdout
 
@@ -114,7 +114,7 @@ def test_a_stopped_run_keeps_its_games_and_says_so(tmp_path, sig, status):
     path = write_ladder(tmp_path, ['"random"', '{ name = "random-b", bot = "random" }'],
                         games=40, concurrency=2)
     db = load_ladder(path).database
-    proc = subprocess.Popen([sys.executable, "-m", "ladder.cli", "run", str(path), "--quiet"],
+    proc = subprocess.Popen([sys.executable, "-m", "ladder.cli.main", "run", str(path), "--quiet"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 90
     while not (db.exists() and _count(db) >= 1):
@@ -144,8 +144,8 @@ def _count(db: Path) -> int:
 
 def test_a_database_error_stops_the_run_with_a_message(tmp_path, monkeypatch, capsys):
     """Say a disk fills up: the run stops at once, says why, and keeps what it stored."""
-    from ladder import cli
-    from ladder.store import Store
+    from ladder.cli import main as cli
+    from ladder.store.database import Store
 
     path = write_ladder(tmp_path, ['"random"', '{ name = "random-b", bot = "random" }'],
                         games=8, concurrency=2)
@@ -201,8 +201,8 @@ def test_a_run_stopped_with_games_waiting_to_be_stored_stores_each_once(tmp_path
     finished games still queued stores every one of them, once, and counts a game as done
     only once it is stored; the resumed run starts from standings equal to a full
     recomputation of what was stored, and plays exactly the rest."""
-    from ladder.play import run_ladder
-    from ladder.standings import compute_standings
+    from ladder.rating.standings import compute_standings
+    from ladder.run.play import run_ladder
 
     path = write_ladder(tmp_path, ['"random"', '{ name = "random-b", bot = "random" }',
                                    '{ name = "random-c", bot = "random" }'],

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from arena import records
-from ladder.config import load_ladder
-from ladder.play import run_ladder
-from ladder.standings import compute_standings
-from ladder.store import Store
+from arena.records import files as records
+from ladder.config.ladder_file import load_ladder
+from ladder.rating.standings import compute_standings
+from ladder.run.play import run_ladder
+from ladder.store.database import Store
 from tests.helpers import ROOT, misbehaving_bot, no_bot_left, twins_apart
 
 # A bot whose files a test may change (a copy of no sample bot, so nothing is touched in
@@ -78,7 +78,7 @@ def write_ladder(tmp_path: Path, bots: list[str], games: int, name: str = "ladde
 
 
 def ladder_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ladder.cli", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "ladder.cli.main", *map(str, args)],
                           capture_output=True, text=True, timeout=timeout, cwd=ROOT)
 
 
@@ -157,7 +157,7 @@ def test_faults_are_stored_listed_and_reported(tmp_path):
     # however narrow the output, every game id is whole: it is what arena replay is given
     from rich.console import Console
 
-    from ladder.tables import games_table
+    from ladder.report.tables import games_table
 
     with Store.open(path.with_suffix(".sqlite")) as store:
         rows = store.games()
@@ -199,7 +199,7 @@ def test_a_six_seat_league_ladder_stores_verifies_and_rates(tmp_path):
             assert {s.name for s in log.seats if s.seat % 2 == r.a_team} == {r.bot_a}
         st = compute_standings(rows)
     assert st.line("heuristic").games == st.line("random").games == 2
-    verify = subprocess.run([sys.executable, "-m", "ladder.cli", "verify", str(db)],
+    verify = subprocess.run([sys.executable, "-m", "ladder.cli.main", "verify", str(db)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert verify.returncode == 0 and "2 record(s)" in verify.stdout, verify.stdout
 
@@ -222,7 +222,7 @@ def test_a_bot_that_cannot_start_loses_with_every_seat_on_record(tmp_path):
             assert log.faults[0].kind.value == "start_failed"
         st = compute_standings(rows)
     assert st.line("random").wins == 2 and st.line("exit-at-once").faults >= 2
-    verify = subprocess.run([sys.executable, "-m", "ladder.cli", "verify", str(db)],
+    verify = subprocess.run([sys.executable, "-m", "ladder.cli.main", "verify", str(db)],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert verify.returncode == 0, verify.stdout + verify.stderr
 

@@ -10,12 +10,12 @@ from collections import Counter
 import pytest
 
 from arena.core.rules import preset
-from arena.deals import deal_seed, key_from_seed
-from arena.manifest import load_manifest
-from arena.plan import game_spec
-from arena.spec import FaultPolicy, TimeControl
-from ladder.config import GAUNTLET, ROUND_ROBIN
-from ladder.schedule import pairings, plan
+from arena.settings.deals import deal_seed, key_from_seed
+from arena.settings.manifest import load_manifest
+from arena.settings.plan import game_spec
+from arena.settings.spec import FaultPolicy, TimeControl
+from ladder.config.ladder_file import GAUNTLET, ROUND_ROBIN
+from ladder.schedule.pairings import pairings, plan
 
 BOTS = ["delta", "alpha", "charlie", "bravo"]
 KEY = key_from_seed(1)

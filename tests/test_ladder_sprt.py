@@ -8,14 +8,14 @@ import random
 
 import pytest
 
-from arena.deals import key_from_seed
-from ladder.config import GAUNTLET, load_ladder
-from ladder.play import run_ladder
-from ladder.running import RunningStandings
-from ladder.schedule import plan
-from ladder.sprt import SprtTest
-from ladder.sprt_watch import SprtWatch
-from ladder.store import Store
+from arena.settings.deals import key_from_seed
+from ladder.config.ladder_file import GAUNTLET, load_ladder
+from ladder.rating.running import RunningStandings
+from ladder.rating.sprt import SprtTest
+from ladder.run.play import run_ladder
+from ladder.schedule.pairings import plan
+from ladder.schedule.sprt_watch import SprtWatch
+from ladder.store.database import Store
 from tests.helpers import no_bot_left
 from tests.test_ladder_run import ladder_cli, write_ladder
 
@@ -103,7 +103,7 @@ def test_the_live_view_shows_the_llr_and_its_bounds(tmp_path):
 
     from rich.console import Console
 
-    from ladder.live import LiveView
+    from ladder.run.live import LiveView
     from tests.test_ladder_store import fake_log, open_store
 
     store, ids = open_store(tmp_path, ("c", "x", "y"))
@@ -141,7 +141,7 @@ def test_a_resumed_run_finds_a_decision_its_stored_games_already_made(tmp_path):
     with path.open("a") as f:
         f.write("[sprt]\nelo0 = 0\nelo1 = 100\nalpha = 0.2\nbeta = 0.2\n")
     cfg = load_ladder(path)
-    from ladder.schedule import plan_ladder
+    from ladder.schedule.pairings import plan_ladder
 
     with Store.open(cfg.database, write=True) as store:
         key = store.bind_settings(cfg.name, cfg.settings())
@@ -175,7 +175,7 @@ def test_the_standings_give_fastchess_llr_where_its_fit_once_stopped_at_a_pole(t
     """18 pairs for the challenger, LL 1, LD 1, WD 11 and WW 5: a table on which the fit
     of the 0 Elo hypothesis once stopped at a pole of its equation, so that the standings
     said LLR -33.21, H0 accepted, at a 75% score. fastchess's LLR is 0.82: no decision."""
-    from ladder.schedule import plan_ladder
+    from ladder.schedule.pairings import plan_ladder
     from tests.test_ladder_store import drawn_log, fake_log
 
     path = write_ladder(tmp_path, ['"heuristic"', '"random"'], games=36,

@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 
 from arena.core.rules import RuleSet, preset
-from arena.deals import key_from_seed
-from arena.faults import Fault, FaultKind
-from arena.gamelog import GameEnd, GameLog, SeatBot
-from arena.manifest import BotManifest
-from arena.plan import PlannedGame
-from ladder import migrations
-from ladder.config import ROUND_ROBIN
-from ladder.pairs import pair_units
-from ladder.ratings import EloTable, fit_ratings
-from ladder.schedule import plan
-from ladder.standings import compute_standings
-from ladder.store import SCHEMA_VERSION, Store, StoreError
+from arena.records.gamelog import GameEnd, GameLog, SeatBot
+from arena.settings.deals import key_from_seed
+from arena.settings.faults import Fault, FaultKind
+from arena.settings.manifest import BotManifest
+from arena.settings.plan import PlannedGame
+from ladder.config.ladder_file import ROUND_ROBIN
+from ladder.rating.pairs import pair_units
+from ladder.rating.ratings import EloTable, fit_ratings
+from ladder.rating.standings import compute_standings
+from ladder.schedule.pairings import plan
+from ladder.store import migrations
+from ladder.store.database import SCHEMA_VERSION, Store, StoreError
 
 SETTINGS = {"seed": 1, "duplicate": True, "rules": {"target": 10}}
 KEY = key_from_seed(1)
@@ -78,7 +78,7 @@ def test_a_version_2_database_is_read_as_is_and_upgraded_by_a_writer(tmp_path):
 
 
 def old_database(path: Path, version: int, rows_of: Path | None = None) -> None:
-    """A database created by `version`'s own schema (ladder.migrations, as that version
+    """A database created by `version`'s own schema (ladder.store.migrations, as that version
     wrote it), holding the rows of the database `rows_of` in the columns it has. (Databases
     written by the old arenas themselves: tests/test_ladder_migrations.py.)"""
     conn = sqlite3.connect(path, isolation_level=None)
@@ -284,7 +284,7 @@ def test_standings_json_is_strict(tmp_path):
 
 
 def test_rating_history_snapshots(tmp_path):
-    from ladder.standings import snapshot_lines
+    from ladder.rating.standings import snapshot_lines
 
     store, _ = stored_ladder(tmp_path, {"alpha": 0, "bravo": 0}, games=4)
     st = compute_standings(store.games())
@@ -298,7 +298,7 @@ def test_rating_history_snapshots(tmp_path):
 def test_a_game_with_an_unsealed_seat_is_stored_and_shown_as_such(tmp_path):
     from rich.console import Console
 
-    from ladder.tables import UNSEALED_MARK, standings_table
+    from ladder.report.tables import UNSEALED_MARK, standings_table
 
     store, ids = open_store(tmp_path, ("alpha", "bravo"))
     run = store.start_run(planned=0, to_play=0, concurrency=1)
@@ -445,8 +445,8 @@ def test_two_bots_that_split_every_pair_have_no_nelo_and_the_tables_say_why(tmp_
 
     from rich.console import Console
 
-    from ladder import cli as ladder_cli
-    from ladder.tables import NO_SPREAD, NO_SPREAD_NOTE, gaps_table
+    from ladder.cli import main as ladder_cli
+    from ladder.report.tables import NO_SPREAD, NO_SPREAD_NOTE, gaps_table
 
     store, ids = open_store(tmp_path, ("alpha", "bravo"))
     run = store.start_run(planned=12, to_play=12, concurrency=1)
@@ -480,8 +480,8 @@ def test_two_bots_that_split_every_pair_have_no_nelo_and_the_tables_say_why(tmp_
     # one pair won 2-0 among the splits: a spread, and an nElo. Score 3.5 / 6 = 7/12,
     # variance (5 (1/12)**2 + (5/12)**2) / 6 = 1/28.8, so nElo (1/12) / sqrt(2 / 28.8)
     # * 800 / ln 10 = 109.9, margin 1.96 sqrt(1 / (28.8 * 6)) / sqrt(2 / 28.8) * 347.4 = 196.6
-    from ladder.pairs import PairingTally, head_to_head
-    from ladder.tables import nelo_text
+    from ladder.rating.pairs import PairingTally, head_to_head
+    from ladder.report.tables import nelo_text
 
     other = PairingTally()
     other.add((1.0, 0.0), 5)

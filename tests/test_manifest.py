@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from arena.errors import ConfigError
-from arena.manifest import load_manifest, sample_bot_names
+from arena.settings.errors import ConfigError
+from arena.settings.manifest import load_manifest, sample_bot_names
 
 
 def write(tmp_path, text: str):
@@ -76,8 +76,8 @@ def test_digest_changes_when_the_bot_changes(tmp_path):
 
 
 def test_read_only_paths_limits_and_the_python_runtime(tmp_path):
-    from arena.limits import DEFAULT_CAPS
-    from arena.manifest import python_runtime
+    from arena.settings.limits import DEFAULT_CAPS
+    from arena.settings.manifest import python_runtime
 
     extra = tmp_path / "runtime"
     extra.mkdir()
@@ -173,7 +173,7 @@ def test_a_manifest_may_say_which_files_are_the_bot(tmp_path):
 
 
 def test_changed_files_names_what_changed():
-    from arena.manifest import changed_files
+    from arena.settings.manifest import changed_files
 
     said = changed_files({"bot.py": "1", "a.py": "2", "old.py": "3"},
                          {"bot.py": "9", "a.py": "2", "new.py": "4"})

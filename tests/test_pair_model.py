@@ -15,9 +15,9 @@ from statistics import NormalDist
 
 import pytest
 
-from ladder.pairs import PairingTally, Unit, head_to_head, pair_units, tally_units
-from ladder.ratings import EloTable, field_gap, fit_ratings, fit_units, gap
-from ladder.sprt import _PAIR_SCORES, SprtTest, _mle_mean
+from ladder.rating.pairs import PairingTally, Unit, head_to_head, pair_units, tally_units
+from ladder.rating.ratings import EloTable, field_gap, fit_ratings, fit_units, gap
+from ladder.rating.sprt import _PAIR_SCORES, SprtTest, _mle_mean
 
 # --- Elo: the `elo` package's rate_1vs1, to the bit -------------------------------------
 

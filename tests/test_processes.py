@@ -1,4 +1,4 @@
-"""arena.processes against real processes: every test ends by proving nothing is left.
+"""arena.procs.processes against real processes: every test ends by proving nothing is left.
 
 "Left" is checked without psutil, through /proc: every bot a test starts carries a unique
 EUCHRE_TEST_MARK in its environment (inherited by its children), and the `mark` fixture
@@ -28,14 +28,14 @@ from typing import NamedTuple
 import pytest
 import trio
 
-from arena.errors import ArenaBug
-from arena.processes import (
+from arena.procs.processes import (
     BotProcess,
     BotStartError,
     LaunchSpec,
     helper_pids,
     open_bot_pool,
 )
+from arena.settings.errors import ArenaBug
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="checks use /proc"),
@@ -103,7 +103,7 @@ def marked_pids(mark: str) -> set[int]:
 
 def live_children() -> set[int]:
     """Children of this test process, but for the arena's own helper, which lives as long
-    as the arena (arena.processes' staging namespace, as root)."""
+    as the arena (arena.procs.processes' staging namespace, as root)."""
     return {pid for pid, st in _live_pids() if st[1] == os.getpid()} - helper_pids()
 
 
@@ -570,7 +570,7 @@ def test_pdeathsig_would_kill_a_bot_forked_from_one_of_trios_threads(
 ) -> None:
     """The control for the next test: trio.lowlevel.open_process forks in one of trio's threads,
     and PDEATHSIG kills the child as soon as that idle thread exits, which is why
-    arena.processes forks in the trio thread."""
+    arena.procs.processes forks in the trio thread."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -610,8 +610,8 @@ def test_bot_outlives_trios_idle_threads(
 
 
 def sealed_spec(script: str, mark: str, **env: str) -> LaunchSpec:
-    from arena.limits import Sandbox
-    from arena.manifest import python_runtime
+    from arena.settings.limits import Sandbox
+    from arena.settings.manifest import python_runtime
 
     return replace(make_spec(script, mark, **env),
                    sandbox=Sandbox(read_only=tuple(python_runtime())))
@@ -622,7 +622,7 @@ def test_a_sealed_bot_sees_only_its_sandbox_and_still_stops_gracefully(
     """Its own pid namespace, a clean environment, no host files beyond its folder and
     runtime, a read-only folder, its socket at /run/euchre; and SIGTERM reaches the bot
     itself (not bwrap, which would end it with SIGKILL), so it exits in its grace."""
-    from arena.processes import sandbox_problem
+    from arena.procs.processes import sandbox_problem
 
     if sandbox_problem() is not None:
         pytest.skip(sandbox_problem())
@@ -665,7 +665,7 @@ def test_a_sealed_bot_sees_only_its_sandbox_and_still_stops_gracefully(
 
 
 def test_a_sealed_bot_cannot_listen_on_tcp_or_run_a_command_outside(tmp_path: Path, mark: str) -> None:
-    from arena.limits import Sandbox
+    from arena.settings.limits import Sandbox
 
     async def main() -> None:
         async with open_bot_pool() as pool:

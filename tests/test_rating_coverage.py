@@ -1,4 +1,4 @@
-"""The ratings' promises, checked by simulation (ladder.simulate): ladders drawn from
+"""The ratings' promises, checked by simulation (ladder.rating.simulate): ladders drawn from
 known strengths, with the halves of each duplicate pair correlated -0.4, 0 or +0.3.
 
 - 95% intervals of the gaps hold the true gap 93 to 97% of the time, over 2,000 ladders
@@ -17,8 +17,8 @@ import math
 
 import pytest
 
-from ladder.simulate import gap_coverage, sprt_runs
-from ladder.sprt import SprtTest
+from ladder.rating.simulate import gap_coverage, sprt_runs
+from ladder.rating.sprt import SprtTest
 
 STRENGTHS = {"low": 0.0, "mid": 60.0, "top": 120.0}
 LADDERS = 2000

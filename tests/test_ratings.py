@@ -1,4 +1,4 @@
-"""Tests for ladder.ratings.
+"""Tests for ladder.rating.ratings.
 
 Expected numbers are worked out by hand (the arithmetic is in the comments), never read back
 from the code under test.
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ladder.ratings import (
+from ladder.rating.ratings import (
     DEFAULT_PRIOR,
     ELO_INITIAL,
     EloTable,

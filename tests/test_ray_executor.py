@@ -1,4 +1,4 @@
-"""Ladders on a Ray cluster (arena.ray_executor): two nodes on this machine, started
+"""Ladders on a Ray cluster (arena.play.ray_executor): two nodes on this machine, started
 with Ray's own cluster utilities, each running real arena worker processes that play
 sealed sample bots; the ladder itself runs as the `ladder` command in another process."""
 
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.errors import ConfigError, MachineError
-from arena.manifest import load_manifest
-from arena.ray_executor import _mismatch
-from ladder.store import Store
+from arena.play.ray_executor import _mismatch
+from arena.settings.errors import ConfigError, MachineError
+from arena.settings.manifest import load_manifest
+from ladder.store.database import Store
 from tests.helpers import twins_apart
 
 pytest.importorskip("ray")
@@ -146,7 +146,7 @@ def test_a_worker_refuses_a_bot_whose_files_are_not_the_registered_ones(tmp_path
 
 
 def test_ray_settings_in_a_ladder_file_are_checked(tmp_path):
-    from ladder.config import load_ladder
+    from ladder.config.ladder_file import load_ladder
 
     def load(extra: str):
         (tmp_path / "l.toml").write_text('bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
@@ -195,7 +195,7 @@ def test_the_actor_has_no_coroutine_method():
     methods run one at a time: a worker's games would be played one after another."""
     import inspect
 
-    from arena.ray_executor import RayWorker
+    from arena.play.ray_executor import RayWorker
 
     assert not [name for name, m in inspect.getmembers(RayWorker, inspect.isfunction)
                 if inspect.iscoroutinefunction(m)]
@@ -209,9 +209,9 @@ def test_a_worker_that_cannot_start_stops_the_run_with_a_message(tmp_path):
     import trio
 
     from arena.core.rules import preset
-    from arena.process_settings import ProcessSettings
-    from arena.runner import run_games
-    from arena.spec import Executor
+    from arena.play.runner import run_games
+    from arena.settings.process import ProcessSettings
+    from arena.settings.spec import Executor
 
     blocker = tmp_path / "a-file"
     blocker.write_text("")

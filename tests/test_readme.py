@@ -28,7 +28,7 @@ def test_the_readme_bot_passes_check_bot(tmp_path):
     (tmp_path / "bot.py").write_text(bot_py)
     (tmp_path / "bot.toml").write_text(bot_toml)
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "check-bot", str(tmp_path), "--games", "1",
+        [sys.executable, "-m", "arena.cli.main", "check-bot", str(tmp_path), "--games", "1",
          "--rules", "standard"],
         capture_output=True, text=True, timeout=120,
     )
@@ -81,8 +81,8 @@ def test_the_prior_paragraph_states_what_bench_prior_prints():
     """The figures of "The prior" are bench/prior.py's at its defaults, and they show what
     the paragraph says: a twin with fewer games ends nearer the mean, by the rule's
     N / (n + N) of the challenger's distance, and only because of the prior."""
-    from ladder.ratings import fit_tallies, gap
-    from ladder.simulate import twin_gaps, twin_gauntlet
+    from ladder.rating.ratings import fit_tallies, gap
+    from ladder.rating.simulate import twin_gaps, twin_gauntlet
 
     paragraph = " ".join(README.split("**The prior.**")[1].split("\n\n")[0].split())
     fit = fit_tallies(twin_gauntlet(6, 4, 3))
@@ -104,8 +104,8 @@ def test_the_prior_paragraph_states_what_bench_prior_prints():
 
 def test_the_exit_status_table_is_arena_errors():
     """The README's table of exit statuses says each kind's status and meaning as
-    arena/errors.py writes them (which every command's --help prints)."""
-    from arena.errors import EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TERMINATED, Kind
+    arena/settings/errors.py writes them (which every command's --help prints)."""
+    from arena.settings.errors import EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TERMINATED, Kind
 
     section = README.split("### Exit status", 1)[1].split("\n#", 1)[0]
     rows = {line.split("|")[1].strip(): line.split("|")[2].strip()

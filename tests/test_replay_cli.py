@@ -11,10 +11,10 @@ import sys
 import pytest
 from google.protobuf import json_format
 
-from arena import records
 from arena.core.actions import ActionKind
 from arena.core.cards import card_label
 from arena.core.rules import preset
+from arena.records import files as records
 from arena.wire.gen.euchre.v1 import record_pb2, types_pb2
 from tests.helpers import play_random_game
 
@@ -161,7 +161,7 @@ def test_a_ladder_database_replays_verifies_and_catches_tampering(tmp_path):
         'bots = ["random", { name = "random-b", bot = "random" }]\n'
         "games_per_pairing = 2\nconcurrency = 1\nseed = 5\n"
     )
-    proc = subprocess.run([sys.executable, "-m", "ladder.cli", "run", str(tmp_path / "l.toml"),
+    proc = subprocess.run([sys.executable, "-m", "ladder.cli.main", "run", str(tmp_path / "l.toml"),
                            "--quiet"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     db = tmp_path / "l.sqlite"
@@ -194,7 +194,7 @@ def test_the_header_says_who_was_unsealed_and_a_seat_view_hides_the_seed(record,
 
     from rich.console import Console
 
-    from arena.replay_text import show_game
+    from arena.views.replay_text import show_game
 
     _, log = record
 

@@ -20,10 +20,10 @@ import pytest
 from arena.core.actions import ActionKind
 from arena.core.cards import card_label
 from arena.core.rules import PRESETS, RuleSet
-from arena.faults import Fault, FaultKind
-from arena.gamelog import GameEnd, GameLog
-from arena.replay import replay, verify
-from arena.replay_html import build_data, render_html
+from arena.records.gamelog import GameEnd, GameLog
+from arena.records.replay import replay, verify
+from arena.settings.faults import Fault, FaultKind
+from arena.views.replay_html import build_data, render_html
 from tests.helpers import play_random_game
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = "</script><b>x</b>"
 
 
-# --- a real game, played in-process as arena/runner.py records one --------------------------
+# --- a real game, played in-process as arena/play/runner.py records one --------------------------
 
 
 def first_discard(log: GameLog) -> tuple[int, int, int] | None:

@@ -16,20 +16,20 @@ from typing import Any
 
 import pytest
 
-from arena import records
 from arena.core.actions import ActionKind
 from arena.core.cards import NUM_CARD_IDS, card_label, card_name
 from arena.core.rules import PRESETS
-from arena.gamelog import GameLog, HandLog
-from arena.replay_html import build_data, render_html
-from arena.replay_json import build_json
+from arena.records import files as records
+from arena.records.gamelog import GameLog, HandLog
+from arena.views.replay_html import build_data, render_html
+from arena.views.replay_json import build_json
 from tests.helpers import play_random_game
 
 CARD_NAMES = {card_name(c) for c in range(NUM_CARD_IDS)}
 
 
 def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "arena.cli.main", *args], capture_output=True,
                           text=True, timeout=120, env={**os.environ, "COLUMNS": "160"})
 
 
@@ -38,7 +38,7 @@ def played(tmp_path_factory) -> tuple[Path, GameLog]:
     """A game the sample bots played, as `arena match` records it."""
     out = tmp_path_factory.mktemp("match")
     proc = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "match", "heuristic", "random", "--games", "2",
+        [sys.executable, "-m", "arena.cli.main", "match", "heuristic", "random", "--games", "2",
          "--seed", "4", "--concurrency", "2", "--out", str(out)],
         capture_output=True, text=True, timeout=300,
     )

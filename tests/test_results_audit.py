@@ -16,17 +16,17 @@ import pytest
 
 from arena.core.game import GameState
 from arena.core.rules import preset
-from arena.faults import Fault, FaultKind
-from arena.gamelog import GameEnd, GameLog, Recorder, SeatBot
-from arena.manifest import BotManifest
-from arena.plan import PlannedGame
-from arena.stats import collect_stats
-from ladder import cli as ladder_cli
-from ladder.audit import audit_database, audit_game
-from ladder.config import ROUND_ROBIN
-from ladder.schedule import plan
-from ladder.standings import compute_standings
-from ladder.store import Store
+from arena.records.gamelog import GameEnd, GameLog, Recorder, SeatBot
+from arena.records.stats import collect_stats
+from arena.settings.faults import Fault, FaultKind
+from arena.settings.manifest import BotManifest
+from arena.settings.plan import PlannedGame
+from ladder.cli import main as ladder_cli
+from ladder.config.ladder_file import ROUND_ROBIN
+from ladder.rating.standings import compute_standings
+from ladder.report.audit import audit_database, audit_game
+from ladder.schedule.pairings import plan
+from ladder.store.database import Store
 
 BOTS = ("alpha", "bravo", "charlie")
 SETTINGS = {"seed": 3, "duplicate": True, "rules": {"target": 10}}

@@ -1,5 +1,5 @@
-"""Standings kept one game at a time (ladder.running) against standings recomputed from
-every game (ladder.standings.compute_standings): the same, to the last bit, on random
+"""Standings kept one game at a time (ladder.rating.running) against standings recomputed from
+every game (ladder.rating.standings.compute_standings): the same, to the last bit, on random
 ladders with draws, duplicate pairs, lone halves and games finishing out of order."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from dataclasses import replace
 
 import pytest
 
-from arena.deals import key_from_seed
-from arena.plan import PlannedGame
-from ladder.config import GAUNTLET, ROUND_ROBIN
-from ladder.running import RunningStandings
-from ladder.schedule import plan
-from ladder.sprt import SprtTest
-from ladder.standings import BY_GAMES, BY_PAIRS, compute_standings
-from ladder.store import GameRow
+from arena.settings.deals import key_from_seed
+from arena.settings.plan import PlannedGame
+from ladder.config.ladder_file import GAUNTLET, ROUND_ROBIN
+from ladder.rating.running import RunningStandings
+from ladder.rating.sprt import SprtTest
+from ladder.rating.standings import BY_GAMES, BY_PAIRS, compute_standings
+from ladder.schedule.pairings import plan
+from ladder.store.database import GameRow
 
 TEST = SprtTest(elo0=0.0, elo1=60.0, alpha=0.05, beta=0.05)
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from arena import cgroups
-from arena.faults import FaultKind
-from arena.gamelog import GameEnd
-from arena.manifest import BotManifest, load_manifest
-from arena.processes import sandbox_problem
+from arena.procs import cgroups
+from arena.procs.processes import sandbox_problem
+from arena.records.gamelog import GameEnd
+from arena.settings.faults import FaultKind
+from arena.settings.manifest import BotManifest, load_manifest
 from tests.helpers import ROOT, TESTS, no_bot_left  # noqa: F401 - a fixture
 from tests.test_fair_play import (
     attempt_problems,
@@ -101,7 +101,7 @@ def test_a_fork_bomb_stops_at_the_bots_process_limit(tmp_path):
     assert max(counts) < 40, counts
     assert all(log.end is GameEnd.COMPLETED for log in match.logs)
     # each record keeps the limits and what held them, as `arena match` said at its start
-    from arena.records import read
+    from arena.records.files import read
 
     hold = cgroups.detect()
     kept_by = {"v1": "cgroup v1", "v2": "cgroup v2", "none": "watchdog"}.get(hold.kind, "off")
@@ -237,7 +237,7 @@ def test_a_match_with_a_short_seed_says_its_deals_are_as_secret_as_the_seed(tmp_
     the seed, and what guessing a 4-digit seed takes; a long seed gets no warning."""
     def match(seed: str) -> str:
         out = subprocess.run(
-            [sys.executable, "-m", "arena.cli", "match", "random", "random", "--games", "2",
+            [sys.executable, "-m", "arena.cli.main", "match", "random", "random", "--games", "2",
              "--seed", seed, "--out", str(tmp_path / seed)],
             capture_output=True, text=True, timeout=120, cwd=ROOT)
         assert out.returncode == 0, out.stderr
@@ -252,11 +252,11 @@ def test_a_match_with_a_short_seed_says_its_deals_are_as_secret_as_the_seed(tmp_
 
 
 def test_a_stretched_seed_costs_its_guesser():
-    """The key of a seed is scrypt's (arena.deals), with 32 MiB and 2**15 rounds a guess
+    """The key of a seed is scrypt's (arena.settings.deals), with 32 MiB and 2**15 rounds a guess
     (about a tenth of a second: bench figures, not a timed test), not a plain hash."""
     import hashlib
 
-    from arena import deals
+    from arena.settings import deals
 
     key = deals.key_from_seed(4242)
     assert key == hashlib.scrypt(b"4242", salt=deals._SALT, n=1 << 15, r=8, p=1,
@@ -269,7 +269,7 @@ def test_a_stretched_seed_costs_its_guesser():
 def _unreadable_ancestor(path: Path, uid: int) -> tuple[Path, Path] | None:
     """The first folder above `path` that `uid` cannot enter, with its child on the way
     to `path` (/root and /root/.pyenv for a Python installed under root's home)."""
-    from arena.sandbox import unreadable_for
+    from arena.procs.sandbox import unreadable_for
 
     for folder in reversed(path.parents):
         if unreadable_for(uid, folder, directory=True) is not None:
@@ -324,8 +324,8 @@ def test_as_an_ordinary_user_bots_are_sealed_and_held_by_the_watchdog(user_folde
     machine: the watchdog, also in each record): a fork bomb stops at the bot's process
     limit, no /proc/sys entry opens for writing, and memory is summed over the bot's
     processes."""
-    from arena.records import read
-    from arena.sandbox import HOST_UID
+    from arena.procs.sandbox import HOST_UID
+    from arena.records.files import read
 
     if os.geteuid() != 0:
         pytest.skip("needs root to run the arena as another, ordinary user")
@@ -335,7 +335,7 @@ def test_as_an_ordinary_user_bots_are_sealed_and_held_by_the_watchdog(user_folde
     for folder in (work, bot.cwd):
         os.chown(folder, HOST_UID, HOST_UID)
     done = as_ordinary_user(
-        [sys.executable, "-m", "arena.cli", "match", str(bot.cwd), "random", "--games", "2",
+        [sys.executable, "-m", "arena.cli.main", "match", str(bot.cwd), "random", "--games", "2",
          "--out", str(work / "out")], work, HOST_UID)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "arena: limits: " in done.stderr
@@ -388,7 +388,7 @@ def test_under_cgroup_v2_bots_are_frozen_and_missing_controllers_are_watched(tmp
     calls (seen from outside, in `cgroup.events`), keeps memory with the watchdog in the
     missing controller's place (three processes of 400 MiB under 512 MiB for the bot),
     and each record says `cgroup v2 (freezer)`."""
-    from arena.records import read
+    from arena.records.files import read
 
     if os.geteuid() != 0:
         pytest.skip("mounting a cgroup v2 hierarchy in a namespace of its own needs root")
@@ -404,7 +404,7 @@ def test_under_cgroup_v2_bots_are_frozen_and_missing_controllers_are_watched(tmp
                        limits={"memory_mb": 512})
     done = subprocess.run(
         ["unshare", "--mount", "--propagation", "private", "sh", "-c", V2_SCRIPT, "sh",
-         sys.executable, "-m", "arena.cli", "match", str(bot.cwd), "random", "--games", "2",
+         sys.executable, "-m", "arena.cli.main", "match", str(bot.cwd), "random", "--games", "2",
          "--out", str(out / "match")],
         capture_output=True, text=True, timeout=240, cwd=ROOT,
         env={**os.environ, "MNT": str(mnt), "OUT": str(out)})

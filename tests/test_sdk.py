@@ -23,7 +23,7 @@ from arena.core.game import GameState
 from arena.core.hand import Phase
 from arena.core.rules import preset
 from arena.core.view import seat_view
-from arena.spec import TimeControl
+from arena.settings.spec import TimeControl
 from arena.wire.client import BotClient
 from arena.wire.server import serve
 

@@ -1,4 +1,4 @@
-"""The step and the dispatcher both executors share (arena.slots): twins never at once,
+"""The step and the dispatcher both executors share (arena.play.slots): twins never at once,
 a lost game handed out again first, and a game that does not end leaves no process of its
 slot running."""
 
@@ -12,11 +12,11 @@ import trio
 import trio.testing
 
 from arena.core.rules import preset
-from arena.manifest import load_manifest
-from arena.process_settings import ProcessSettings
-from arena.processes import open_bot_pool
-from arena.slots import Dispatch, GameSlot, SlotSettings
-from arena.spec import GameSpec
+from arena.play.slots import Dispatch, GameSlot, SlotSettings
+from arena.procs.processes import open_bot_pool
+from arena.settings.manifest import load_manifest
+from arena.settings.process import ProcessSettings
+from arena.settings.spec import GameSpec
 from tests.helpers import no_bot_left  # noqa: F401 - a fixture
 
 RULES = preset("standard")

@@ -399,8 +399,8 @@ def test_the_two_of_spades_as_the_joker_is_the_joker_by_another_name():
     change (the same games); replays name it 2♠."""
     from rich.console import Console
 
-    from arena.replay_html import render_html
-    from arena.replay_text import show_game
+    from arena.views.replay_html import render_html
+    from arena.views.replay_text import show_game
     from tests.helpers import play_random_game
 
     with pytest.raises(Exception, match="two_of_spades_joker contradicts joker=false"):

@@ -17,25 +17,25 @@ import pytest
 import trio
 from rich.console import Console
 
+from arena.cli.watch import watch
 from arena.core.cards import card_label
 from arena.core.game import GameState
 from arena.core.rules import preset
 from arena.core.view import seat_view
-from arena.gamelog import GameEnd, GameLog, SeatBot
-from arena.live_files import (
+from arena.play.live_files import (
     LiveFolder,
     LiveFolderUnsafe,
     LiveGame,
     LiveGameFile,
     live_files,
 )
-from arena.manifest import load_manifest
-from arena.process_settings import ProcessSettings
-from arena.runner import run_games
-from arena.spec import GameSpec
-from arena.watch_cli import watch
-from ladder.config import live_folder, load_ladder
-from ladder.store import Store
+from arena.play.runner import run_games
+from arena.records.gamelog import GameEnd, GameLog, SeatBot
+from arena.settings.manifest import load_manifest
+from arena.settings.process import ProcessSettings
+from arena.settings.spec import GameSpec
+from ladder.config.ladder_file import live_folder, load_ladder
+from ladder.store.database import Store
 from tests.helpers import ROOT, no_bot_left
 from tests.test_ladder_run import write_ladder
 
@@ -269,7 +269,7 @@ def test_ladder_watch_follows_games_of_a_ladder_run_in_another_process(tmp_path)
     path = write_ladder(tmp_path, ['"random"', '"heuristic"'], games=6, concurrency=2)
     cfg = load_ladder(path)
     live = live_folder(cfg.database)
-    ladder = subprocess.Popen([sys.executable, "-m", "ladder.cli", "run", str(path), "--quiet"],
+    ladder = subprocess.Popen([sys.executable, "-m", "ladder.cli.main", "run", str(path), "--quiet"],
                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True)
     watchers: dict[str, subprocess.Popen] = {}
@@ -282,7 +282,7 @@ def test_ladder_watch_follows_games_of_a_ladder_run_in_another_process(tmp_path)
             out = open(tmp_path / f"{name}.out", "w")  # noqa: SIM115 - closed below
             outputs[name] = out
             watchers[name] = subprocess.Popen(
-                [sys.executable, "-m", "ladder.cli", "watch", str(path), "--wait", "4", *args],
+                [sys.executable, "-m", "ladder.cli.main", "watch", str(path), "--wait", "4", *args],
                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
 
         start("all")
@@ -352,13 +352,13 @@ def test_ladder_watch_follows_games_of_a_ladder_run_in_another_process(tmp_path)
 def test_arena_watch_follows_a_match_given_its_output_folder(tmp_path):
     out = tmp_path / "m"
     match = subprocess.Popen(
-        [sys.executable, "-m", "arena.cli", "match", "random", "heuristic", "--games", "2",
+        [sys.executable, "-m", "arena.cli.main", "match", "random", "heuristic", "--games", "2",
          "--concurrency", "1", "--out", str(out)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         _wait_for(lambda: live_files(out / "live"), 90, "a game to be published", match)
         watcher = subprocess.run(
-            [sys.executable, "-m", "arena.cli", "watch", str(out), "--seat", "2", "--wait", "4"],
+            [sys.executable, "-m", "arena.cli.main", "watch", str(out), "--seat", "2", "--wait", "4"],
             cwd=ROOT, capture_output=True, text=True, timeout=180)
         _, err = match.communicate(timeout=120)
     finally:
@@ -380,18 +380,18 @@ def test_watch_says_what_is_wrong_in_one_line(tmp_path):
         return subprocess.run([sys.executable, "-m", *args], cwd=tmp_path, capture_output=True,
                               text=True, timeout=60)
 
-    r = run("arena.cli", "watch", str(tmp_path / "nowhere"))
+    r = run("arena.cli.main", "watch", str(tmp_path / "nowhere"))
     assert r.returncode == 2 and "no such folder" in r.stderr and "Traceback" not in r.stderr
     (tmp_path / "notamatch").mkdir()
-    r = run("arena.cli", "watch", str(tmp_path / "notamatch"))
+    r = run("arena.cli.main", "watch", str(tmp_path / "notamatch"))
     assert r.returncode == 2 and "not a match's output folder" in r.stderr
-    r = run("arena.cli", "watch")  # no runs/ here
+    r = run("arena.cli.main", "watch")  # no runs/ here
     assert r.returncode == 2 and "arena watch DIR" in r.stderr
     (tmp_path / "runs" / "match-20240101-000000" / "games").mkdir(parents=True)
-    r = run("arena.cli", "watch", "--wait", "0.2")
+    r = run("arena.cli.main", "watch", "--wait", "0.2")
     assert r.returncode == 1 and "nothing is being played in runs/match-20240101-000000" in r.stdout
-    r = run("arena.cli", "watch", "--seat", "7")
+    r = run("arena.cli.main", "watch", "--seat", "7")
     assert r.returncode == 2 and "invalid choice" in r.stderr
     ladder = write_ladder(tmp_path, ['"random"', '"heuristic"'], games=2)
-    r = run("ladder.cli", "watch", str(ladder), "--wait", "0.2", "--game", "x~y~00000")
+    r = run("ladder.cli.main", "watch", str(ladder), "--wait", "0.2", "--game", "x~y~00000")
     assert r.returncode == 1 and "no game 'x~y~00000' is being played" in r.stdout

@@ -20,7 +20,7 @@ from arena.core.events import EventFeed
 from arena.core.game import GameState
 from arena.core.rules import PRESETS, preset
 from arena.core.view import seat_view
-from arena.faults import BotFault, FaultKind
+from arena.settings.faults import BotFault, FaultKind
 from arena.wire import codec
 from arena.wire.client import BotClient
 from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc, types_pb2

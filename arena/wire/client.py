@@ -1,7 +1,7 @@
 """The arena's side of the wire: a gRPC client for one bot, driven from trio.
 
 grpcio's async API runs only on asyncio, and the arena runs on trio. Each call uses the
-sync stub's ``.future()`` and waits for it with arena.bridges.wait_future: its
+sync stub's ``.future()`` and waits for it with arena.threads.bridges.wait_future: its
 done-callback wakes trio through its token, which beats ``trio.to_thread`` and cancels
 cleanly, since cancelling the future cancels the RPC and the bot sees it, where an
 abandoned thread would keep it waiting. The time left in trio's deadline is passed to gRPC
@@ -22,13 +22,13 @@ from typing import Any
 import grpc
 import trio
 
-from arena.bridges import wait_future
 from arena.core.actions import Action
 from arena.core.events import Event
 from arena.core.rules import RuleSet
 from arena.core.view import SeatView
-from arena.faults import BotFault, FaultKind
-from arena.spec import TimeControl
+from arena.settings.faults import BotFault, FaultKind
+from arena.settings.spec import TimeControl
+from arena.threads.bridges import wait_future
 from arena.wire import codec
 from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc
 from arena.wire.protocol import CHANNEL_OPTIONS, PROTOCOL_VERSION, BotIdentity

@@ -3,7 +3,7 @@
 Everything above the wire sees domain types only; everything a bot sends is decoded here
 and a message that does not describe a real card, suit or action is refused with
 MalformedMessage, which the arena rules a fault of the bot, not an error of its own.
-Game records (record.proto) are mapped by arena.wire.record_codec, from these pieces.
+Game records (record.proto) are mapped by arena.records.codec, from these pieces.
 """
 
 from __future__ import annotations
@@ -34,13 +34,13 @@ from arena.core.hand import HandResult, Phase, Trick
 from arena.core.rules import FirstLead, LoneDefender, RuleSet, WhoMayGoAlone
 from arena.core.scoring import Outcome, Score
 from arena.core.view import SeatView, TrickView
-from arena.errors import BotError
+from arena.settings.errors import BotError
 from arena.wire.gen.euchre.v1 import types_pb2 as pb
 
 
 class MalformedMessage(BotError, ValueError):
     """A message from a bot that does not decode to a domain value (a record that does
-    not is a RecordError: arena.records says so)."""
+    not is a RecordError: arena.records.files says so)."""
 
 
 # --- cards and suits -------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""A tiny arena: starts spawns_grandchild.py through arena.processes, says so, then waits.
+"""A tiny arena: starts spawns_grandchild.py through arena.procs.processes, says so, then waits.
 
 The test kills this process (SIGKILL or SIGINT) and checks what is left behind.
 argv[1] is a JSON object: {"log_path": ..., "env": {...}}.
@@ -13,7 +13,7 @@ import trio
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from arena.processes import LaunchSpec, open_bot_pool  # noqa: E402
+from arena.procs.processes import LaunchSpec, open_bot_pool  # noqa: E402
 
 
 async def main() -> None:

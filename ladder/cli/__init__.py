@@ -1,0 +1,2 @@
+"""The `ladder` command line: run, demo, standings, games, report, replay, verify, watch.
+"""
