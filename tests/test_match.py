@@ -19,6 +19,7 @@ from arena.core.cards import JOKER
 from arena.core.rules import preset
 from arena.play.runner import run_games
 from arena.procs.sandbox import SandboxUnavailable
+from arena.records import codec as record_codec
 from arena.records import files as arena_records
 from arena.records.gamelog import STALLED_AFTER, GameEnd
 from arena.records.replay import verify
@@ -29,7 +30,7 @@ from arena.settings.manifest import load_manifest
 from arena.settings.match import MatchConfig, match_specs
 from arena.settings.process import ProcessSettings
 from arena.settings.spec import FaultPolicy, TimeControl
-from arena.wire import codec, record_codec
+from arena.wire import codec
 from arena.wire.gen.euchre.v1 import bot_pb2
 from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 

@@ -55,7 +55,7 @@ CREATE TABLE ladder (
     name        TEXT    NOT NULL,
     settings    TEXT    NOT NULL,   -- JSON, as LadderConfig.settings()
     created_ms  INTEGER NOT NULL,   -- Unix time in milliseconds
-    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.settings.deals):
+    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.deals):
                                     -- random, or derived from the file's seed
 );
 
@@ -123,7 +123,7 @@ CREATE TABLE games (
 );
 CREATE INDEX games_by_seq ON games (seq, game_id);
 
--- One bot's figures in one game, as arena.records.stats counts them from the record (a bot holds
+-- One bot's figures in one game, as arena.stats counts them from the record (a bot holds
 -- both seats of its team). Sums over games give the report's per-bot figures.
 CREATE TABLE game_bots (
     game        INTEGER NOT NULL REFERENCES games (id),
@@ -176,7 +176,7 @@ CREATE TABLE ladder (
     name        TEXT    NOT NULL,
     settings    TEXT    NOT NULL,   -- JSON, as LadderConfig.settings()
     created_ms  INTEGER NOT NULL,   -- Unix time in milliseconds
-    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.settings.deals):
+    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.deals):
                                     -- random, or derived from the file's seed
 );
 
@@ -244,7 +244,7 @@ CREATE TABLE games (
 );
 CREATE INDEX games_by_seq ON games (seq, game_id);
 
--- One bot's figures in one game, as arena.records.stats counts them from the record (a bot holds
+-- One bot's figures in one game, as arena.stats counts them from the record (a bot holds
 -- both seats of its team). Sums over games give the report's per-bot figures.
 CREATE TABLE game_bots (
     game        INTEGER NOT NULL REFERENCES games (id),
@@ -347,7 +347,7 @@ CREATE TABLE ladder (
     name        TEXT    NOT NULL,
     settings    TEXT    NOT NULL,   -- JSON, as LadderConfig.settings()
     created_ms  INTEGER NOT NULL,   -- Unix time in milliseconds
-    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.settings.deals):
+    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.deals):
                                     -- random, or derived from the file's seed
 );
 
@@ -415,7 +415,7 @@ CREATE TABLE games (
 );
 CREATE INDEX games_by_seq ON games (seq, game_id);
 
--- One bot's figures in one game, as arena.records.stats counts them from the record (a bot holds
+-- One bot's figures in one game, as arena.stats counts them from the record (a bot holds
 -- both seats of its team). Sums over games give the report's per-bot figures.
 CREATE TABLE game_bots (
     game        INTEGER NOT NULL REFERENCES games (id),
@@ -506,7 +506,7 @@ CREATE TABLE ladder (
     name        TEXT    NOT NULL,
     settings    TEXT    NOT NULL,   -- JSON, as LadderConfig.settings()
     created_ms  INTEGER NOT NULL,   -- Unix time in milliseconds
-    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.settings.deals):
+    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.deals):
                                     -- random, or derived from the file's seed
 );
 
@@ -576,7 +576,7 @@ CREATE TABLE games (
 );
 CREATE INDEX games_by_seq ON games (seq, game_id);
 
--- One bot's figures in one game, as arena.records.stats counts them from the record (a bot holds
+-- One bot's figures in one game, as arena.stats counts them from the record (a bot holds
 -- both seats of its team). Sums over games give the report's per-bot figures.
 CREATE TABLE game_bots (
     game        INTEGER NOT NULL REFERENCES games (id),
@@ -654,7 +654,7 @@ CREATE TABLE ladder (
     name        TEXT    NOT NULL,
     settings    TEXT    NOT NULL,   -- JSON, as LadderConfig.settings()
     created_ms  INTEGER NOT NULL,   -- Unix time in milliseconds
-    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.settings.deals):
+    deal_key    BLOB    NOT NULL    -- the secret every seed is drawn from (arena.deals):
                                     -- random, or derived from the file's seed
 );
 
@@ -724,7 +724,7 @@ CREATE TABLE games (
 );
 CREATE INDEX games_by_seq ON games (seq, game_id);
 
--- One bot's figures in one game, as arena.records.stats counts them from the record (a bot holds
+-- One bot's figures in one game, as arena.stats counts them from the record (a bot holds
 -- both seats of its team). Sums over games give the report's per-bot figures.
 CREATE TABLE game_bots (
     game        INTEGER NOT NULL REFERENCES games (id),
