@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs Debian's chromium (run headless by tests/test_replay_html.py, which checks the
+# Installs Debian's chromium (run headless by tests/views/test_replay_html.py, which checks the
 # HTML replay viewer in a real browser). Idempotent: does nothing when /usr/bin/chromium
 # is already there. Run as root; CI runs it before the tests.
 set -eu

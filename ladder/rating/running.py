@@ -19,7 +19,7 @@ memory kept does not grow with the games either.
   that table when asked. In a run the frontier is the first planned game not yet stored,
   so what is kept is about as many games as are played at once.
 
-The same games give exactly the standings compute_standings gives (tests/test_running
+The same games give exactly the standings compute_standings gives (tests/ladder/test_running
 checks it on random ladders), in whatever order they come.
 """
 

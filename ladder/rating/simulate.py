@@ -6,7 +6,7 @@ no more often than alpha and beta say. Real games cannot tell us that (nobody kn
 true strengths), so games are drawn here: each duplicate pair from the win probability
 the strengths give, with a chosen correlation between its two halves (negative where card
 luck cancels, as duplicate play intends; positive where, say, one bot's strategy suits
-some deals). tests/test_rating_coverage.py, bench/ratings.py and bench/prior.py use this.
+some deals). tests/ladder/test_rating_coverage.py, bench/ratings.py and bench/prior.py use this.
 
 Each pair of a pairing with per-game win probability p and correlation rho between its
 halves is won 2-0 with probability p^2 + rho p q, lost 0-2 with q^2 + rho p q, and split

@@ -17,7 +17,7 @@ compared with the closest distribution whose mean (model "logistic") or normaliz
 times the mean log ratio of the two. Because the pair's own distribution is used, the
 correlation between the halves of a pair is accounted for, whatever it is. Each fit's
 equation is solved here to rounding; fastchess stops its solve at 1e-3 in theta, so its
-own LLR can differ from this one by up to about 1e-3 (tests/test_pair_model.py solves
+own LLR can differ from this one by up to about 1e-3 (tests/ladder/test_pair_model.py solves
 the same equations in 30-digit decimal arithmetic).
 
 - "logistic" (the default here): elo0 and elo1 are Elo on the logistic scale the ratings

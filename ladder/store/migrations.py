@@ -9,7 +9,7 @@ table it builds. So each version's statements stay here as they were released an
 never edited: a new version adds its whole schema (what a new database is created with)
 and one step from the version before, literally (ALTER TABLE ... ADD COLUMN, or a table
 rebuilt with its columns named), and touches nothing above it.
-tests/test_ladder_migrations.py holds the two together: each step turns its version's
+tests/ladder/test_ladder_migrations.py holds the two together: each step turns its version's
 tables into exactly the next version's (columns in order, CHECKs, keys, indexes), each
 version's statements make word for word the tables its own arena made, and the databases
 older arenas wrote (tests/fixtures/ladder_db) upgrade keeping every row.

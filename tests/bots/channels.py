@@ -1,4 +1,4 @@
-"""A hostile bot of the second round, for tests/test_sandbox_seal.py: `python channels.py MODE`.
+"""A hostile bot of the second round, for tests/procs/test_sandbox_seal.py: `python channels.py MODE`.
 
 Like tests/bots/hostile.py it plays legal moves at random (never alone) and reports each
 attempt on stdout, one line each: `ATTEMPT <what>: BLOCKED <why>` or `ATTEMPT <what>:

@@ -23,7 +23,7 @@ from arena.records.gamelog import GameEnd
 from arena.settings.faults import FaultKind
 from arena.settings.manifest import BotManifest, load_manifest
 from tests.helpers import ROOT, TESTS, no_bot_left  # noqa: F401 - a fixture
-from tests.test_fair_play import (
+from tests.procs.test_fair_play import (
     attempt_problems,
     bot_logs,
     hostile_bot,

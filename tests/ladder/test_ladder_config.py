@@ -227,6 +227,7 @@ def test_bot_manifest_errors_keep_their_detail(tmp_path):
         load_ladder(path)
 
 
+@pytest.mark.processes
 def test_the_command_prints_one_line_and_exits_2(tmp_path):
     path = write(tmp_path, 'bots = ["random", "heuristic"]\ngames_per_pairing = 2\n'
                  'seed = "x"\n')
@@ -239,6 +240,7 @@ def test_the_command_prints_one_line_and_exits_2(tmp_path):
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.processes
 def test_help_lists_every_command():
     proc = subprocess.run([sys.executable, "-m", "ladder.cli.main", "--help"], capture_output=True,
                           text=True, timeout=60, cwd=ROOT)

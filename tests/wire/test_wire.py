@@ -25,10 +25,11 @@ from arena.wire import codec
 from arena.wire.client import BotClient
 from arena.wire.gen.euchre.v1 import bot_pb2, bot_pb2_grpc, types_pb2
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GEN = ROOT / "arena" / "wire" / "gen"
 
 
+@pytest.mark.processes
 def test_generated_code_is_not_stale(tmp_path):
     out = tmp_path / "gen"
     proc = subprocess.run(

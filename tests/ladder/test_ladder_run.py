@@ -51,7 +51,8 @@ serve(Seeded(), os.environ["EUCHRE_BOT_ADDRESS"])
 
 
 # Every process a test starts is marked; any still alive at the end fails the test.
-pytestmark = pytest.mark.usefixtures("no_bot_left")
+# every test runs ladders of real bots
+pytestmark = [pytest.mark.processes, pytest.mark.usefixtures("no_bot_left")]
 __all__ = ["no_bot_left"]
 
 

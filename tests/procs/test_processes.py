@@ -42,7 +42,7 @@ pytestmark = [
     pytest.mark.timeout(60),
 ]
 
-FIXTURES = Path(__file__).parent / "proc_fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "proc_fixtures"
 
 
 # --- looking at processes through /proc ---------------------------------------------------

@@ -27,7 +27,7 @@ from arena.views.replay_html import build_data, render_html
 from tests.helpers import play_random_game
 
 CHROMIUM = Path("/usr/bin/chromium")
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = "</script><b>x</b>"
 
 

@@ -37,7 +37,7 @@ from arena.settings.spec import GameSpec
 from ladder.config.ladder_file import live_folder, load_ladder
 from ladder.store.database import Store
 from tests.helpers import ROOT, no_bot_left
-from tests.test_ladder_run import write_ladder
+from tests.ladder.test_ladder_run import write_ladder
 
 __all__ = ["no_bot_left"]
 

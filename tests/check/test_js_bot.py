@@ -20,8 +20,8 @@ import pytest
 from arena.records import files as arena_records
 from arena.records.gamelog import GameEnd
 from arena.settings.manifest import SAMPLE_BOTS
+from tests.check.test_checkbot import failed_rows
 from tests.helpers import no_bot_left  # noqa: F401 - a fixture
-from tests.test_checkbot import failed_rows
 
 JS = SAMPLE_BOTS / "js"
 NODE = shutil.which("node")

@@ -80,7 +80,7 @@ def test_a_version_2_database_is_read_as_is_and_upgraded_by_a_writer(tmp_path):
 def old_database(path: Path, version: int, rows_of: Path | None = None) -> None:
     """A database created by `version`'s own schema (ladder.store.migrations, as that version
     wrote it), holding the rows of the database `rows_of` in the columns it has. (Databases
-    written by the old arenas themselves: tests/test_ladder_migrations.py.)"""
+    written by the old arenas themselves: tests/ladder/test_ladder_migrations.py.)"""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.executescript(f"BEGIN; {migrations.SCHEMAS[version]}; "
                        f"PRAGMA user_version = {version}; COMMIT;")

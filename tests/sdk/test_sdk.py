@@ -27,7 +27,7 @@ from arena.settings.spec import TimeControl
 from arena.wire.client import BotClient
 from arena.wire.server import serve
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextlib.contextmanager

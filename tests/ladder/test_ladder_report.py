@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from ladder.cli import main as ladder_cli
-from tests.test_ladder_store import stored_ladder
-from tests.test_replay_html import Dom, require_chromium, run_chromium
+from tests.ladder.test_ladder_store import stored_ladder
+from tests.views.test_replay_html import Dom, require_chromium, run_chromium
 
 HOSTILE = "<i>x</i>&co"
 STRENGTHS = {"alpha": 150, "bravo": 0, HOSTILE: -100}
@@ -86,6 +86,7 @@ def test_page_is_self_contained_and_escaped(report):
     assert page.count('class="line"') == 3 and page.count('class="band"') == 3
 
 
+@pytest.mark.processes
 def test_the_charts_are_drawn_in_a_browser(report, tmp_path):
     _, _, _, page = report
     chromium = require_chromium()

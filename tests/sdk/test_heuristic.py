@@ -4,7 +4,7 @@ legality over many random-seeded games in every preset, and its strength against
 Everything runs in-process: the hand and game state machines are driven directly and the
 bot is asked through the same SeatView a process would get.
 
-    .venv/bin/python tests/test_heuristic.py [games]   # prints the win rate vs random
+    .venv/bin/python tests/sdk/test_heuristic.py [games]   # prints the win rate vs random
 """
 
 from __future__ import annotations

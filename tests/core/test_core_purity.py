@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-CORE = Path(__file__).resolve().parent.parent / "arena" / "core"
+CORE = Path(__file__).resolve().parents[2] / "arena" / "core"
 FORBIDDEN = frozenset(
     {"trio", "grpc", "rich", "os", "subprocess", "socket", "pathlib", "io", "sqlite3",
      "asyncio", "threading"}

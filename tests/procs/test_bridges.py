@@ -28,7 +28,7 @@ pytestmark = [
     pytest.mark.skipif(processes._SETPRIV is None, reason="needs setpriv (util-linux)"),
 ]
 
-LISTENER = Path(__file__).resolve().parent / "proc_fixtures" / "listener.py"
+LISTENER = Path(__file__).resolve().parents[1] / "proc_fixtures" / "listener.py"
 
 
 def start_with_pdeathsig() -> subprocess.Popen[bytes]:

@@ -21,9 +21,10 @@ from ladder.config.ladder_file import live_folder, load_ladder
 from ladder.schedule.pairings import plan_ladder
 from ladder.store.database import Store
 from tests.helpers import ROOT, no_bot_left, processes_with_mark
-from tests.test_ladder_run import ladder_cli, stored, write_ladder
+from tests.ladder.test_ladder_run import ladder_cli, stored, write_ladder
 
-pytestmark = pytest.mark.usefixtures("no_bot_left")
+# every test runs ladders of real bots
+pytestmark = [pytest.mark.processes, pytest.mark.usefixtures("no_bot_left")]
 __all__ = ["no_bot_left"]
 
 

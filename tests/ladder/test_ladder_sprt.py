@@ -17,7 +17,7 @@ from ladder.schedule.pairings import plan
 from ladder.schedule.sprt_watch import SprtWatch
 from ladder.store.database import Store
 from tests.helpers import no_bot_left
-from tests.test_ladder_run import ladder_cli, write_ladder
+from tests.ladder.test_ladder_run import ladder_cli, write_ladder
 
 __all__ = ["no_bot_left"]
 
@@ -62,6 +62,7 @@ def test_the_decision_does_not_depend_on_the_finishing_order():
 pytestmark = pytest.mark.usefixtures("no_bot_left")
 
 
+@pytest.mark.processes
 def test_a_gauntlet_stops_when_its_sprt_decides_and_stays_decided(tmp_path):
     path = write_ladder(tmp_path, ['"heuristic"', '"random"',
                                    '{ name = "random-b", bot = "random" }'],
@@ -104,7 +105,7 @@ def test_the_live_view_shows_the_llr_and_its_bounds(tmp_path):
     from rich.console import Console
 
     from ladder.run.live import LiveView
-    from tests.test_ladder_store import fake_log, open_store
+    from tests.ladder.test_ladder_store import fake_log, open_store
 
     store, ids = open_store(tmp_path, ("c", "x", "y"))
     run = store.start_run(planned=0, to_play=0, concurrency=1)
@@ -133,7 +134,7 @@ def test_the_live_view_shows_the_llr_and_its_bounds(tmp_path):
 def test_a_resumed_run_finds_a_decision_its_stored_games_already_made(tmp_path):
     """A run killed after the deciding game was stored but before the decision was:
     the next run reaches the same decision from the stored games and plays nothing."""
-    from tests.test_ladder_store import fake_log
+    from tests.ladder.test_ladder_store import fake_log
 
     path = write_ladder(tmp_path, ['"heuristic"', '"random"',
                                    '{ name = "random-b", bot = "random" }'],
@@ -171,12 +172,13 @@ def test_a_resumed_run_finds_a_decision_its_stored_games_already_made(tmp_path):
     assert (stored["llr"], stored["units"]) == (decided_at.llr, decided_at.units)
 
 
+@pytest.mark.processes
 def test_the_standings_give_fastchess_llr_where_its_fit_once_stopped_at_a_pole(tmp_path):
     """18 pairs for the challenger, LL 1, LD 1, WD 11 and WW 5: a table on which the fit
     of the 0 Elo hypothesis once stopped at a pole of its equation, so that the standings
     said LLR -33.21, H0 accepted, at a 75% score. fastchess's LLR is 0.82: no decision."""
     from ladder.schedule.pairings import plan_ladder
-    from tests.test_ladder_store import drawn_log, fake_log
+    from tests.ladder.test_ladder_store import drawn_log, fake_log
 
     path = write_ladder(tmp_path, ['"heuristic"', '"random"'], games=36,
                         format="gauntlet", challenger="heuristic", seed=5)

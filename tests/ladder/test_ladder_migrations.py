@@ -26,7 +26,7 @@ from ladder.report.audit import audit_database
 from ladder.schedule.pairings import plan
 from ladder.store import migrations
 from ladder.store.database import READABLE_VERSIONS, SCHEMA_VERSION, GameRow, Store, StoreError, _apply
-from tests.test_ladder_store import (
+from tests.ladder.test_ladder_store import (
     drawn_log,
     fake_log,
     old_database,
@@ -211,7 +211,7 @@ def test_the_next_version_can_add_a_column_and_every_older_one_follows(tmp_path)
 
 # --- databases written by the old arenas themselves ---------------------------------------
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ladder_db"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ladder_db"
 """vN.sqlite written by the arena of schema version N, vN.json what that arena's own store
 and standings said of it (made by make_fixtures.py there; its README says how)."""
 OLD = sorted(int(p.stem[1:]) for p in FIXTURES.glob("v*.sqlite"))

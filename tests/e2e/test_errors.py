@@ -1,6 +1,6 @@
 """One error tree by kind (arena.settings.errors): every error class of the arena derives from it
 with exactly one kind, and each kind ends a command with its own status, through the real
-command lines for bad input and the machine (the bot's is tests/test_match.py's
+command lines for bad input and the machine (the bot's is tests/play/test_match.py's
 --fail-on-fault), through run_command itself for the arena's own bug."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from arena.settings.errors import (
 )
 from tests.helpers import play_random_game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 EXPECTED = {
     "arena.settings.errors.ArenaError": None,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 
 
@@ -40,7 +40,7 @@ def demo_commands() -> list[str]:
     """The README's shell lines about the demo ladder, in the order a reader meets them."""
     return [line for block in code_blocks("sh") for line in block.splitlines()
             if line.startswith(".venv/bin/") and "demo" in line
-            # a watcher needs a ladder playing beside it: tests/test_watch.py runs both
+            # a watcher needs a ladder playing beside it: tests/views/test_watch.py runs both
             and " watch " not in line]
 
 
