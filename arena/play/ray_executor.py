@@ -240,6 +240,9 @@ class RayExecutor:
     given, and stops it after. `notice` hears where each worker starts, and of workers lost
     and games handed out again."""
 
+    hands_back = True
+    """A game lost with its worker is handed out again."""
+
     def __init__(self, settings: SlotSettings, *, concurrency: int, executor: Executor,
                  notice: Callable[[str], object] = print) -> None:
         require_ray()

@@ -54,7 +54,8 @@ async def run_games(
     settings = SlotSettings(rules=rules, processes=processes, observe=observe)
     chosen = executor_for(executor, settings, concurrency=concurrency,
                           notice=notice or _to_stderr)
-    await chosen.play(Dispatch(specs, lookahead=LOOKAHEAD * concurrency), on_done)
+    dispatch = Dispatch(specs, lookahead=LOOKAHEAD * concurrency, hands_back=chosen.hands_back)
+    await chosen.play(dispatch, on_done)
 
 
 def executor_for(executor: Executor | None, settings: SlotSettings, *, concurrency: int,
@@ -70,6 +71,8 @@ def executor_for(executor: Executor | None, settings: SlotSettings, *, concurren
 class LocalExecutor:
     """Every slot in this process, on trio; slot i's sealed bots on CPUs of its own
     (slot_cpus) where the machine has one per slot."""
+
+    hands_back = False
 
     def __init__(self, settings: SlotSettings, *, concurrency: int) -> None:
         self.settings = settings

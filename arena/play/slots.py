@@ -33,6 +33,7 @@ from arena.play.observer import Observe
 from arena.play.process_cache import ProcessCache
 from arena.procs.processes import BotPool
 from arena.records.gamelog import GameLog
+from arena.settings.errors import ArenaBug
 from arena.settings.process import ProcessSettings
 from arena.settings.spec import GameSpec
 
@@ -86,11 +87,13 @@ class Dispatch:
     the same deal (its duplicate twin) is being played: two games of one deal at once
     would let their bots, which hold each other's cards, meet in time (contention, or
     one's pace seen by the other). A game held back waits at most until its twin ends;
-    up to `lookahead` later games go ahead meanwhile. A game handed back (`again`: lost
-    with its worker) goes out again first."""
+    up to `lookahead` later games go ahead meanwhile. With `hands_back` (a Ray executor's
+    workers can be lost), a game handed back (`again`) goes out again first."""
 
-    def __init__(self, specs: Iterable[GameSpec], lookahead: int) -> None:
+    def __init__(self, specs: Iterable[GameSpec], lookahead: int, *,
+                 hands_back: bool = False) -> None:
         self._specs = iter(specs)
+        self._hands_back = hands_back
         self._held: list[GameSpec] = []
         self._playing: dict[int, int] = {}
         self._in_play = 0
@@ -99,9 +102,10 @@ class Dispatch:
         self._exhausted = False
 
     async def next(self) -> GameSpec | None:
-        """The next game to play; None once every game has been handed out and none is
-        in play (a game in play may yet be handed back). The caller owes `done` or
-        `again` for every game it is given."""
+        """The next game to play; None once every game has been handed out (and, with
+        `hands_back`, none is in play: it may yet come back), so that a slot with nothing
+        left to play stops its bots at once. The caller owes `done` (or `again`) for
+        every game it is given."""
         async with self._changed:
             while True:
                 for i, spec in enumerate(self._held):
@@ -117,7 +121,8 @@ class Dispatch:
                         continue
                     else:
                         return self._take(upcoming)
-                if self._exhausted and not self._held and not self._in_play:
+                if self._exhausted and not self._held and not (
+                        self._hands_back and self._in_play):
                     return None
                 await self._changed.wait()
 
@@ -132,6 +137,8 @@ class Dispatch:
 
     async def again(self, spec: GameSpec) -> None:
         """The game was lost unplayed (with its worker): hand it out again, first."""
+        if not self._hands_back:
+            raise ArenaBug("a game handed back to a dispatcher made without hands_back")
         await self._return(spec, again=True)
 
     async def _return(self, spec: GameSpec, *, again: bool) -> None:
@@ -147,6 +154,9 @@ class Dispatch:
 class GameExecutor(Protocol):
     """Where a run's slots are (arena.settings.spec.Executor chooses): each plays the games it
     takes from the dispatcher on GameSlots."""
+
+    hands_back: bool
+    """Whether a game it was given may come back unplayed (Dispatch.again)."""
 
     async def play(self, dispatch: Dispatch, on_done: OnDone) -> None:
         """Plays every game `dispatch` hands out, and returns once it hands out none:

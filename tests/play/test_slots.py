@@ -77,10 +77,25 @@ def test_a_lost_game_goes_out_again_first_and_the_slots_wait_for_it():
     specs = pairs(6)
     last = specs[-1].game_id
     ended, most = trio.run(
-        lambda: drain(Dispatch(iter(specs), lookahead=8), 3, 1, lose={"g0", last}),
+        lambda: drain(Dispatch(iter(specs), lookahead=8, hands_back=True), 3, 1,
+                      lose={"g0", last}),
         clock=trio.testing.MockClock(autojump_threshold=0))
     assert most == 1
     assert sorted(ended) == sorted(s.game_id for s in specs)
+
+
+def test_without_hands_back_a_slot_with_nothing_left_is_told_so_at_once():
+    """The local executor's games never come back: a slot with nothing left to take
+    stops its bots while the last games are still played elsewhere."""
+
+    async def main() -> tuple[str | None, str | None]:
+        dispatch = Dispatch(iter([spec(0, 1)]), lookahead=4)
+        first = await dispatch.next()
+        with trio.fail_after(1):
+            none = await dispatch.next()
+        return (first.game_id if first else None), none
+
+    assert trio.run(main) == ("g0", None)
 
 
 def test_a_held_game_does_not_hold_up_the_games_behind_it():
