@@ -689,7 +689,7 @@ class BotProcess:
         page = os.sysconf("SC_PAGE_SIZE")
         while True:
             await trio.sleep(WATCH_EVERY)
-            if self._init_pid is None or self._frozen:
+            if self._init_pid is None:  # frozen or not: memory held between calls counts
                 continue
             members = self.namespace_members()
             used = 0

@@ -194,18 +194,27 @@ def hold(request, monkeypatch) -> cgroups.Hold:
     return cgroups.detect()
 
 
+def held_within(limit_mb: int, held: list[int], crashes: list, watchdog: bool) -> bool:
+    """A cgroup never lets the bot hold more than its limit; the watchdog measures every
+    WATCH_EVERY seconds, so three processes quick enough may hold more for a moment, and
+    then the bot is stopped, ruled over its memory limit."""
+    if all(mb <= limit_mb for mb in held):
+        return True
+    return watchdog and any("over its memory limit" in f.detail for f in crashes)
+
+
 def test_memory_is_counted_over_all_of_a_bots_processes(tmp_path, hold):
     """Three processes of 400 MiB each under a 512 MiB limit for the bot: they never hold
-    more than the limit at once (a cgroup's OOM killer, or the watchdog, ends the bot
-    first), and the bot is ruled as itself, over its memory limit; the other seats play
-    on."""
+    more than the limit at once (a cgroup's OOM killer ends the bot first; the watchdog,
+    measuring four times a second, stops it), and the bot is ruled as itself, over its
+    memory limit; the other seats play on."""
     bot = channels_bot(tmp_path, "memsum", env={"CHANNELS_MB": "400"},
                        limits={"memory_mb": 512})
     match = play(tmp_path, bot, random_bot(), games=2)
     text = "".join(bot_logs(match.log_dir, "memsum").values())
     held = [int(ln.split()[5]) for ln in lines_of([text], "MEMSUM ")]
-    assert all(mb <= 512 for mb in held), held
     crashes = [f for log in match.logs for f in log.faults if f.kind is FaultKind.CRASHED]
+    assert held_within(512, held, crashes, "memory" not in hold.limits), (held, crashes)
     assert held or crashes, "the bot never tried"
     assert all(log.seats[f.seat].name == "memsum" for log in match.logs for f in log.faults)
     assert any("over its memory limit" in f.detail for f in crashes) or not crashes, crashes
@@ -358,7 +367,7 @@ def test_as_an_ordinary_user_bots_are_sealed_and_held_by_the_watchdog(user_folde
         mbs = [int(ln.split()[5]) for ln in lines_of(logs.values(), "MEMSUM ")]
         crashes = [f for g in games for f in g.faults if f.kind is FaultKind.CRASHED]
         assert mbs or crashes, "the bot never tried"
-        assert all(mb <= 512 for mb in mbs), mbs
+        assert held_within(512, mbs, crashes, watchdog=True), (mbs, crashes)
 
 
 V2_SCRIPT = r"""
@@ -424,7 +433,7 @@ def test_under_cgroup_v2_bots_are_frozen_and_missing_controllers_are_watched(tmp
     mbs = [int(ln.split()[5]) for ln in lines_of(logs.values(), "MEMSUM ")]
     crashes = [f for g in games for f in g.faults if f.kind is FaultKind.CRASHED]
     assert mbs or crashes, "the bot never tried"
-    assert all(mb <= 512 for mb in mbs), mbs
+    assert held_within(512, mbs, crashes, watchdog=True), (mbs, crashes)
     assert all(g.seats[f.seat].name == "memsum" for g in games for f in g.faults)
 
 
