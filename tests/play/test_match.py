@@ -147,7 +147,6 @@ def test_slow_bot_within_its_limit_is_never_out_of_time(tmp_path):
 
 
 @pytest.mark.xdist_group("ray")  # never beside a Ray cluster starting (test_ray_executor.py)
-@pytest.mark.xdist_group("ray")  # 32 bots on 50 ms: never beside a Ray cluster starting
 def test_bots_that_answer_at_once_are_never_out_of_time_at_high_concurrency(tmp_path):
     # 8 games at once on a small machine: 32 processes competing for the cores, and a
     # per-decision limit of 50 ms. The arena's own delays must never be charged. (512 MiB a
