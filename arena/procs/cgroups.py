@@ -208,10 +208,8 @@ def _setup_v1() -> _Tree | None:
     return _Tree("v1", bases, missing)
 
 
-def _setup_v2() -> _Tree | None:
-    own = _own_v2()
-    if own is None:
-        return None
+def _setup_v2(own: Path) -> _Tree:
+    """The arena's groups under `own`, its delegated v2 group (`_own_v2`)."""
     _reap_stale(own, "cgroup.freeze", "0")
     # v2 keeps processes only in leaves: the arena moves into one of its own, beside the
     # bots' groups, before it may enable controllers for them.
@@ -241,11 +239,11 @@ def _get() -> _Tree:
             own2 = _own_v2() if forced in ("", "v2") else None
             if own2 is not None and (forced == "v2" or "memory" in _read(
                     own2 / "cgroup.controllers").split()):
-                tree = _setup_v2()
+                tree = _setup_v2(own2)
             if tree is None and forced in ("", "v1"):
                 tree = _setup_v1()
             if tree is None and own2 is not None:
-                tree = _setup_v2()
+                tree = _setup_v2(own2)
         except OSError:
             tree = None
         _tree = tree or (_off if forced == "off" else _none)

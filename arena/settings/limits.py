@@ -74,7 +74,7 @@ class SeatLimits:
     cpus: str = ""
 
     def text(self) -> str:
-        """One line, as `arena replay show` prints it."""
+        """One line, as `arena replay GAME` prints it."""
         by = self.kept_by
         if self.enforced:
             by += f" ({', '.join(self.enforced)})"

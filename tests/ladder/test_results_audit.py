@@ -1,6 +1,6 @@
 """Results that cannot be forged: a ladder database whose columns were changed by hand
 (winner, points, faults, seats, per-bot figures, bot versions) is caught by the audit,
-fails `arena verify`, and is left out of `ladder standings` and `ladder report`, which say
+fails `ladder verify`, and is left out of `ladder standings` and `ladder report`, which say
 so. Games are played in-process (random legal moves, no bot processes) and stored with
 Store.record_game, as a ladder run stores them."""
 
