@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import trio
 
 from arena import __version__
+from arena.core.features import lacking
 from arena.core.rules import RuleSet
 from arena.procs.processes import BotPool, BotProcess, BotStartError, LaunchSpec
 from arena.settings.faults import BotFault, FaultKind
@@ -188,11 +189,15 @@ class ProcessCache:
             if e.kind is FaultKind.TIMEOUT:  # gRPC's deadline (trio's, passed on) came first
                 raise _Slow(f"handshake failed: no answer in {hello_timeout:g} s") from None
             raise BotFault(FaultKind.START_FAILED, f"handshake failed: {e.detail}") from None
-        if identity.refusal is not None:
+        # A bot that did not declare what these rules need is never seated here: refused
+        # as if it had refused them itself, with what it lacks, rather than met with
+        # messages it cannot read (HelloResponse.features).
+        refusal = identity.refusal or lacking(self.rules, identity.features)
+        if refusal is not None:
             client.close()
             if process is not None:
                 await process.stop()
-            raise BotFault(FaultKind.REFUSED_RULES, identity.refusal)
+            raise BotFault(FaultKind.REFUSED_RULES, refusal)
         return BotInstance(manifest, client, identity, process)
 
     async def _retire(self, key: _Key) -> None:

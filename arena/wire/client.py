@@ -98,7 +98,8 @@ class BotClient:
                 f"speaks protocol version {resp.protocol_version}, the arena {PROTOCOL_VERSION}",
             )
         refusal = (resp.refusal_reason or "no reason given") if resp.refuse_rules else None
-        return BotIdentity(resp.name or "?", resp.version, resp.author, refusal, resp.sdk)
+        return BotIdentity(resp.name or "?", resp.version, resp.author, refusal, resp.sdk,
+                           codec.features_from_pb(resp.features))
 
     async def start_game(
         self,
@@ -133,8 +134,17 @@ class BotClient:
         req.time_left.decision_ms = max(0, round(decision_time * 1000))
         req.time_left.bank_ms = max(0, round(bank_time * 1000))
         resp, elapsed = await self._call("Decide", req)
-        if not resp.HasField("action"):
-            raise BotFault(FaultKind.MALFORMED, "Decide: the response holds no action")
+        answer = resp.WhichOneof("answer")
+        if answer == "action_index":
+            # By position: the legal action itself, so nothing a bot copies can be wrong.
+            legal = view.legal_actions
+            if resp.action_index >= len(legal):
+                raise BotFault(FaultKind.MALFORMED, f"Decide: action_index {resp.action_index} "
+                               f"is past the end of legal_actions (0 to {len(legal) - 1})")
+            return legal[resp.action_index], elapsed
+        if answer != "action":
+            raise BotFault(FaultKind.MALFORMED,
+                           "Decide: the response holds neither action nor action_index")
         try:
             return codec.action_from_pb(resp.action), elapsed
         except codec.MalformedMessage as e:

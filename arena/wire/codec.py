@@ -30,11 +30,13 @@ from arena.core.events import (
     HandStarted,
     TrickCompleted,
 )
+from arena.core.features import Feature
 from arena.core.hand import HandResult, Phase, Trick
 from arena.core.rules import FirstLead, LoneDefender, RuleSet, WhoMayGoAlone
 from arena.core.scoring import Outcome, Score
 from arena.core.view import SeatView, TrickView
 from arena.settings.errors import BotError
+from arena.wire.gen.euchre.v1 import bot_pb2
 from arena.wire.gen.euchre.v1 import types_pb2 as pb
 
 
@@ -243,6 +245,20 @@ def rules_from_pb(msg: pb.RuleSet) -> RuleSet:
 
 
 # --- views, tricks, results, events ---------------------------------------------
+
+_FEATURE_TO_PB = {f: getattr(bot_pb2, f"FEATURE_{f.name}") for f in Feature}
+_FEATURE_FROM_PB = {v: k for k, v in _FEATURE_TO_PB.items()}
+
+
+def features_to_pb(features: Iterable[Feature]) -> list[int]:
+    return sorted(_FEATURE_TO_PB[f] for f in features)
+
+
+def features_from_pb(values: Iterable[int]) -> frozenset[Feature]:
+    """The features a bot declared; numbers this arena does not know (a newer protocol's)
+    are left out, as a bot's declaring more than is asked of it changes nothing."""
+    return frozenset(_FEATURE_FROM_PB[v] for v in values if v in _FEATURE_FROM_PB)
+
 
 _PHASE_TO_PB = {p: getattr(pb, f"PHASE_{p.name}") for p in Phase}
 _PHASE_FROM_PB = {v: k for k, v in _PHASE_TO_PB.items()}

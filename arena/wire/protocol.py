@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.core.features import ALL_FEATURES, Feature
+
 from arena.wire.gen.euchre.v1 import bot_pb2
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1
@@ -26,3 +28,8 @@ class BotIdentity:
     """Why the bot refused the rules, or None when it accepts them."""
     sdk: str = ""
     """The library serving the protocol for the bot ("arena.sdk"), or "" (HelloResponse.sdk)."""
+    features: frozenset[Feature] = ALL_FEATURES
+    """What the bot understands beyond the protocol's first revision (HelloResponse.features).
+    Every feature by default, for a bot served in this process (the SDK, the tests'
+    handlers), which decodes every message of today's protocol; a bot over the wire has
+    what it declared."""

@@ -150,7 +150,7 @@ class _Servicer(bot_pb2_grpc.EuchreBotServiceServicer):  # type: ignore[misc]  #
             name=ident.name, version=ident.version, author=ident.author,
             protocol_version=PROTOCOL_VERSION,
             refuse_rules=ident.refusal is not None, refusal_reason=ident.refusal or "",
-            sdk=ident.sdk,
+            sdk=ident.sdk, features=codec.features_to_pb(ident.features),
         )
 
     def StartGame(

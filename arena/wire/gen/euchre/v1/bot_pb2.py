@@ -26,35 +26,37 @@ _sym_db = _symbol_database.Default()
 from arena.wire.gen.euchre.v1 import types_pb2 as euchre_dot_v1_dot_types__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13\x65uchre/v1/bot.proto\x12\teuchre.v1\x1a\x15\x65uchre/v1/types.proto\"b\n\x0cHelloRequest\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12!\n\x05rules\x18\x02 \x01(\x0b\x32\x12.euchre.v1.RuleSet\x12\x15\n\rarena_version\x18\x03 \x01(\t\"\x93\x01\n\rHelloResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x03 \x01(\t\x12\x18\n\x10protocol_version\x18\x04 \x01(\r\x12\x14\n\x0crefuse_rules\x18\x05 \x01(\x08\x12\x16\n\x0erefusal_reason\x18\x06 \x01(\t\x12\x0b\n\x03sdk\x18\x07 \x01(\t\"7\n\x0bTimeControl\x12\x17\n\x0fper_decision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\"\x95\x01\n\x10StartGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12!\n\x05rules\x18\x03 \x01(\x0b\x32\x12.euchre.v1.RuleSet\x12\x11\n\tseat_bots\x18\x04 \x03(\t\x12,\n\x0ctime_control\x18\x05 \x01(\x0b\x32\x16.euchre.v1.TimeControl\"\x13\n\x11StartGameResponse\"0\n\x08TimeLeft\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\"\xd0\x01\n\rDecideRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x02 \x01(\r\x12!\n\x04view\x18\x03 \x01(\x0b\x32\x13.euchre.v1.SeatView\x12(\n\rlegal_actions\x18\x04 \x03(\x0b\x32\x11.euchre.v1.Action\x12 \n\x06\x65vents\x18\x05 \x03(\x0b\x32\x10.euchre.v1.Event\x12&\n\ttime_left\x18\x06 \x01(\x0b\x32\x13.euchre.v1.TimeLeft\"3\n\x0e\x44\x65\x63ideResponse\x12!\n\x06\x61\x63tion\x18\x01 \x01(\x0b\x32\x11.euchre.v1.Action\"C\n\x0e\x45ndGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12 \n\x06\x65vents\x18\x02 \x03(\x0b\x32\x10.euchre.v1.Event\"\x11\n\x0f\x45ndGameResponse*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01\x32\x97\x02\n\x10\x45uchreBotService\x12:\n\x05Hello\x12\x17.euchre.v1.HelloRequest\x1a\x18.euchre.v1.HelloResponse\x12\x46\n\tStartGame\x12\x1b.euchre.v1.StartGameRequest\x1a\x1c.euchre.v1.StartGameResponse\x12=\n\x06\x44\x65\x63ide\x12\x18.euchre.v1.DecideRequest\x1a\x19.euchre.v1.DecideResponse\x12@\n\x07\x45ndGame\x12\x19.euchre.v1.EndGameRequest\x1a\x1a.euchre.v1.EndGameResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13\x65uchre/v1/bot.proto\x12\teuchre.v1\x1a\x15\x65uchre/v1/types.proto\"b\n\x0cHelloRequest\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12!\n\x05rules\x18\x02 \x01(\x0b\x32\x12.euchre.v1.RuleSet\x12\x15\n\rarena_version\x18\x03 \x01(\t\"\xb9\x01\n\rHelloResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x03 \x01(\t\x12\x18\n\x10protocol_version\x18\x04 \x01(\r\x12\x14\n\x0crefuse_rules\x18\x05 \x01(\x08\x12\x16\n\x0erefusal_reason\x18\x06 \x01(\t\x12\x0b\n\x03sdk\x18\x07 \x01(\t\x12$\n\x08\x66\x65\x61tures\x18\x08 \x03(\x0e\x32\x12.euchre.v1.Feature\"7\n\x0bTimeControl\x12\x17\n\x0fper_decision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\"\x95\x01\n\x10StartGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12!\n\x05rules\x18\x03 \x01(\x0b\x32\x12.euchre.v1.RuleSet\x12\x11\n\tseat_bots\x18\x04 \x03(\t\x12,\n\x0ctime_control\x18\x05 \x01(\x0b\x32\x16.euchre.v1.TimeControl\"\x13\n\x11StartGameResponse\"0\n\x08TimeLeft\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\"\xd0\x01\n\rDecideRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x17\n\x0f\x64\x65\x63ision_number\x18\x02 \x01(\r\x12!\n\x04view\x18\x03 \x01(\x0b\x32\x13.euchre.v1.SeatView\x12(\n\rlegal_actions\x18\x04 \x03(\x0b\x32\x11.euchre.v1.Action\x12 \n\x06\x65vents\x18\x05 \x03(\x0b\x32\x10.euchre.v1.Event\x12&\n\ttime_left\x18\x06 \x01(\x0b\x32\x13.euchre.v1.TimeLeft\"W\n\x0e\x44\x65\x63ideResponse\x12#\n\x06\x61\x63tion\x18\x01 \x01(\x0b\x32\x11.euchre.v1.ActionH\x00\x12\x16\n\x0c\x61\x63tion_index\x18\x02 \x01(\rH\x00\x42\x08\n\x06\x61nswer\"C\n\x0e\x45ndGameRequest\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12 \n\x06\x65vents\x18\x02 \x03(\x0b\x32\x10.euchre.v1.Event\"\x11\n\x0f\x45ndGameResponse*K\n\x0fProtocolVersion\x12 \n\x1cPROTOCOL_VERSION_UNSPECIFIED\x10\x00\x12\x16\n\x12PROTOCOL_VERSION_1\x10\x01*\xdd\x01\n\x07\x46\x65\x61ture\x12\x17\n\x13\x46\x45\x41TURE_UNSPECIFIED\x10\x00\x12\x15\n\x11\x46\x45\x41TURE_SIX_SEATS\x10\x01\x12\x1c\n\x18\x46\x45\x41TURE_SEVEN_CARD_HANDS\x10\x02\x12\x17\n\x13\x46\x45\x41TURE_DOUBLE_PACK\x10\x03\x12\x1a\n\x16\x46\x45\x41TURE_DEALER_DECLINE\x10\x04\x12\x1c\n\x18\x46\x45\x41TURE_TURNED_JOKER_BID\x10\x05\x12\x18\n\x14\x46\x45\x41TURE_CORNWALL_ASK\x10\x06\x12\x17\n\x13\x46\x45\x41TURE_RAILROADING\x10\x07\x32\x97\x02\n\x10\x45uchreBotService\x12:\n\x05Hello\x12\x17.euchre.v1.HelloRequest\x1a\x18.euchre.v1.HelloResponse\x12\x46\n\tStartGame\x12\x1b.euchre.v1.StartGameRequest\x1a\x1c.euchre.v1.StartGameResponse\x12=\n\x06\x44\x65\x63ide\x12\x18.euchre.v1.DecideRequest\x1a\x19.euchre.v1.DecideResponse\x12@\n\x07\x45ndGame\x12\x19.euchre.v1.EndGameRequest\x1a\x1a.euchre.v1.EndGameResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'euchre.v1.bot_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PROTOCOLVERSION']._serialized_start=939
-  _globals['_PROTOCOLVERSION']._serialized_end=1014
+  _globals['_PROTOCOLVERSION']._serialized_start=1013
+  _globals['_PROTOCOLVERSION']._serialized_end=1088
+  _globals['_FEATURE']._serialized_start=1091
+  _globals['_FEATURE']._serialized_end=1312
   _globals['_HELLOREQUEST']._serialized_start=57
   _globals['_HELLOREQUEST']._serialized_end=155
   _globals['_HELLORESPONSE']._serialized_start=158
-  _globals['_HELLORESPONSE']._serialized_end=305
-  _globals['_TIMECONTROL']._serialized_start=307
-  _globals['_TIMECONTROL']._serialized_end=362
-  _globals['_STARTGAMEREQUEST']._serialized_start=365
-  _globals['_STARTGAMEREQUEST']._serialized_end=514
-  _globals['_STARTGAMERESPONSE']._serialized_start=516
-  _globals['_STARTGAMERESPONSE']._serialized_end=535
-  _globals['_TIMELEFT']._serialized_start=537
-  _globals['_TIMELEFT']._serialized_end=585
-  _globals['_DECIDEREQUEST']._serialized_start=588
-  _globals['_DECIDEREQUEST']._serialized_end=796
-  _globals['_DECIDERESPONSE']._serialized_start=798
-  _globals['_DECIDERESPONSE']._serialized_end=849
-  _globals['_ENDGAMEREQUEST']._serialized_start=851
-  _globals['_ENDGAMEREQUEST']._serialized_end=918
-  _globals['_ENDGAMERESPONSE']._serialized_start=920
-  _globals['_ENDGAMERESPONSE']._serialized_end=937
-  _globals['_EUCHREBOTSERVICE']._serialized_start=1017
-  _globals['_EUCHREBOTSERVICE']._serialized_end=1296
+  _globals['_HELLORESPONSE']._serialized_end=343
+  _globals['_TIMECONTROL']._serialized_start=345
+  _globals['_TIMECONTROL']._serialized_end=400
+  _globals['_STARTGAMEREQUEST']._serialized_start=403
+  _globals['_STARTGAMEREQUEST']._serialized_end=552
+  _globals['_STARTGAMERESPONSE']._serialized_start=554
+  _globals['_STARTGAMERESPONSE']._serialized_end=573
+  _globals['_TIMELEFT']._serialized_start=575
+  _globals['_TIMELEFT']._serialized_end=623
+  _globals['_DECIDEREQUEST']._serialized_start=626
+  _globals['_DECIDEREQUEST']._serialized_end=834
+  _globals['_DECIDERESPONSE']._serialized_start=836
+  _globals['_DECIDERESPONSE']._serialized_end=923
+  _globals['_ENDGAMEREQUEST']._serialized_start=925
+  _globals['_ENDGAMEREQUEST']._serialized_end=992
+  _globals['_ENDGAMERESPONSE']._serialized_start=994
+  _globals['_ENDGAMERESPONSE']._serialized_end=1011
+  _globals['_EUCHREBOTSERVICE']._serialized_start=1315
+  _globals['_EUCHREBOTSERVICE']._serialized_end=1594
 # @@protoc_insertion_point(module_scope)

@@ -13,8 +13,27 @@ class ProtocolVersion(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     PROTOCOL_VERSION_UNSPECIFIED: _ClassVar[ProtocolVersion]
     PROTOCOL_VERSION_1: _ClassVar[ProtocolVersion]
+
+class Feature(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FEATURE_UNSPECIFIED: _ClassVar[Feature]
+    FEATURE_SIX_SEATS: _ClassVar[Feature]
+    FEATURE_SEVEN_CARD_HANDS: _ClassVar[Feature]
+    FEATURE_DOUBLE_PACK: _ClassVar[Feature]
+    FEATURE_DEALER_DECLINE: _ClassVar[Feature]
+    FEATURE_TURNED_JOKER_BID: _ClassVar[Feature]
+    FEATURE_CORNWALL_ASK: _ClassVar[Feature]
+    FEATURE_RAILROADING: _ClassVar[Feature]
 PROTOCOL_VERSION_UNSPECIFIED: ProtocolVersion
 PROTOCOL_VERSION_1: ProtocolVersion
+FEATURE_UNSPECIFIED: Feature
+FEATURE_SIX_SEATS: Feature
+FEATURE_SEVEN_CARD_HANDS: Feature
+FEATURE_DOUBLE_PACK: Feature
+FEATURE_DEALER_DECLINE: Feature
+FEATURE_TURNED_JOKER_BID: Feature
+FEATURE_CORNWALL_ASK: Feature
+FEATURE_RAILROADING: Feature
 
 class HelloRequest(_message.Message):
     __slots__ = ("protocol_version", "rules", "arena_version")
@@ -27,7 +46,7 @@ class HelloRequest(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., rules: _Optional[_Union[_types_pb2.RuleSet, _Mapping]] = ..., arena_version: _Optional[str] = ...) -> None: ...
 
 class HelloResponse(_message.Message):
-    __slots__ = ("name", "version", "author", "protocol_version", "refuse_rules", "refusal_reason", "sdk")
+    __slots__ = ("name", "version", "author", "protocol_version", "refuse_rules", "refusal_reason", "sdk", "features")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_FIELD_NUMBER: _ClassVar[int]
@@ -35,6 +54,7 @@ class HelloResponse(_message.Message):
     REFUSE_RULES_FIELD_NUMBER: _ClassVar[int]
     REFUSAL_REASON_FIELD_NUMBER: _ClassVar[int]
     SDK_FIELD_NUMBER: _ClassVar[int]
+    FEATURES_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     author: str
@@ -42,7 +62,8 @@ class HelloResponse(_message.Message):
     refuse_rules: bool
     refusal_reason: str
     sdk: str
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., author: _Optional[str] = ..., protocol_version: _Optional[int] = ..., refuse_rules: _Optional[bool] = ..., refusal_reason: _Optional[str] = ..., sdk: _Optional[str] = ...) -> None: ...
+    features: _containers.RepeatedScalarFieldContainer[Feature]
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., author: _Optional[str] = ..., protocol_version: _Optional[int] = ..., refuse_rules: _Optional[bool] = ..., refusal_reason: _Optional[str] = ..., sdk: _Optional[str] = ..., features: _Optional[_Iterable[_Union[Feature, str]]] = ...) -> None: ...
 
 class TimeControl(_message.Message):
     __slots__ = ("per_decision_ms", "bank_ms")
@@ -95,10 +116,12 @@ class DecideRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., decision_number: _Optional[int] = ..., view: _Optional[_Union[_types_pb2.SeatView, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[_types_pb2.Action, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[_types_pb2.Event, _Mapping]]] = ..., time_left: _Optional[_Union[TimeLeft, _Mapping]] = ...) -> None: ...
 
 class DecideResponse(_message.Message):
-    __slots__ = ("action",)
+    __slots__ = ("action", "action_index")
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    ACTION_INDEX_FIELD_NUMBER: _ClassVar[int]
     action: _types_pb2.Action
-    def __init__(self, action: _Optional[_Union[_types_pb2.Action, _Mapping]] = ...) -> None: ...
+    action_index: int
+    def __init__(self, action: _Optional[_Union[_types_pb2.Action, _Mapping]] = ..., action_index: _Optional[int] = ...) -> None: ...
 
 class EndGameRequest(_message.Message):
     __slots__ = ("game_id", "events")
