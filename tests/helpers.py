@@ -23,15 +23,17 @@ MISBEHAVE = TESTS / "bots" / "misbehave.py"
 ROOT = TESTS.parent
 
 
-def misbehaving_bot(tmp_path: Path, mode: str, env: dict[str, str] | None = None):
-    """A manifest for tests/bots/misbehave.py in the given mode."""
+def misbehaving_bot(tmp_path: Path, mode: str, env: dict[str, str] | None = None,
+                    script: Path = MISBEHAVE):
+    """A manifest for tests/bots/misbehave.py (or another script of tests/bots that takes
+    a mode) in the given mode."""
     folder = tmp_path / f"bot-{mode}"
     folder.mkdir(exist_ok=True)
-    shutil.copy(MISBEHAVE, folder / MISBEHAVE.name)  # a sealed bot reads only its folder
+    shutil.copy(script, folder / script.name)  # a sealed bot reads only its folder
     lines = [
         f'name = "{mode}"',
         'version = "1"',
-        f'command = ["{{python}}", "{MISBEHAVE.name}", "{mode}"]',
+        f'command = ["{{python}}", "{script.name}", "{mode}"]',
     ]
     if env:
         lines.append("env = { " + ", ".join(f'{k} = "{v}"' for k, v in env.items()) + " }")
@@ -108,3 +110,24 @@ def twins_apart(logs: list[GameLog]) -> None:
         for first, second in itertools.pairwise(games):
             assert second.started_ms >= first.finished_ms > 0, (
                 f"deal {seed}: {second.game_id} started before {first.game_id} ended")
+
+
+REV1 = TESTS / "bots" / "rev1"
+
+
+def rev1_bot(tmp_path: Path):
+    """A manifest for tests/bots/rev1: a bot whose code is generated from the protocol's
+    first revision (its own proto/ folder, as the repository had it), into its folder, so
+    that the sealed bot reads nothing of today's protocol."""
+    from grpc_tools import protoc  # a test dependency, as for scripts/gen_proto.py
+
+    folder = tmp_path / "bot-rev1"
+    shutil.copytree(REV1, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "gen").mkdir()
+    include = Path(protoc.__file__).parent / "_proto"
+    args = ["protoc", f"-I{folder / 'proto'}", f"-I{include}", f"--python_out={folder / 'gen'}",
+            f"--grpc_python_out={folder / 'gen'}", "euchre/v1/bot.proto", "euchre/v1/types.proto"]
+    assert protoc.main(args) == 0, "protoc failed on the first revision's proto files"
+    (folder / "bot.toml").write_text(
+        'name = "rev1"\nversion = "1"\ncommand = ["{python}", "bot.py", "{here}/gen"]\n')
+    return load_manifest(str(folder))

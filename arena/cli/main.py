@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +34,7 @@ from arena.cli.args import (
 from arena.cli.replay import add_replay_arguments
 from arena.play.run_notes import check_memory, run_notes
 from arena.settings.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, Kind, exit_status_help
+from arena.settings.faults import FaultKind
 from arena.settings.manifest import load_manifest, sample_bot_names
 from arena.settings.process import ProcessSettings
 from arena.settings.rule_sets import NAMED_RULES
@@ -214,11 +216,24 @@ def cmd_match(args: argparse.Namespace) -> int:
                      lower="--concurrency")
     logs: list[GameLog] = []
     progress = GameProgress(args.games, title=f"{bot_a.name} vs {bot_b.name}")
+    refused: dict[str, str] = {}
+    """Bots that refused the rules (or lack a feature they need), by name: nothing to
+    play, so no game is recorded for them and no more are started."""
 
     def on_done(spec: GameSpec, log: GameLog) -> None:
-        records.write(games_dir / f"{log.game_id}.pb", log)
-        logs.append(log)
+        refusals = [f for f in log.faults if f.kind is FaultKind.REFUSED_RULES]
+        for f in refusals:
+            refused.setdefault(log.seats[f.seat].name, f.detail)
+        if not refusals:
+            records.write(games_dir / f"{log.game_id}.pb", log)
+            logs.append(log)
         progress.game_done(log)
+
+    def specs() -> Iterator[GameSpec]:
+        for spec in match_specs(cfg):
+            if refused:
+                return
+            yield spec
 
     try:
         live: LiveFolder | None = LiveFolder.for_run(out / "live", [bot_a, bot_b],
@@ -231,19 +246,25 @@ def cmd_match(args: argparse.Namespace) -> int:
     try:
         with progress:
             stopped_by = trio.run(run_until_signal, lambda: run_games(
-                match_specs(cfg), rules=rules, concurrency=cfg.concurrency,
+                specs(), rules=rules, concurrency=cfg.concurrency,
                 processes=processes, on_done=on_done, observe=live, executor=executor,
             ))
     finally:
         if live is not None:
             live.close()
     elapsed = time.monotonic() - started
-    print_match_table(logs, [bot_a.name, bot_b.name], elapsed)
+    if logs or not refused:
+        print_match_table(logs, [bot_a.name, bot_b.name], elapsed)
     print(f"records and bot logs: {out}")
     if stopped_by is not None:
         print(f"arena: interrupted ({stopped_by}) after {len(logs)} of {args.games} games; "
               "their records are kept and every bot process was stopped", file=sys.stderr)
         return EXIT_TERMINATED if stopped_by == "SIGTERM" else EXIT_INTERRUPTED
+    if refused:
+        for name, why in refused.items():
+            print(f"arena: {name} cannot play {args.rules!r} rules, so no game of it was "
+                  f"played or recorded: {why}", file=sys.stderr)
+        return Kind.BOT.status
     if args.fail_on_fault and any(log.faults for log in logs):
         print(f"arena: {sum(bool(log.faults) for log in logs)} of {len(logs)} games had a "
               "fault (--fail-on-fault)", file=sys.stderr)

@@ -77,5 +77,4 @@ def lacking(rules: RuleSet, declared: Iterable[Feature]) -> str | None:
         return None
     what = "; ".join(DESCRIPTIONS[f] for f in missing)
     names = ", ".join(f"FEATURE_{f.name}" for f in missing)
-    return (f"the rules need what the bot did not declare in Hello: {what} "
-            f"(add {names} to HelloResponse.features once the bot handles them)")
+    return f"the bot does not declare what these rules need: {what} (HelloResponse.features lacks {names})"

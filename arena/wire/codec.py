@@ -250,7 +250,7 @@ _FEATURE_TO_PB = {f: getattr(bot_pb2, f"FEATURE_{f.name}") for f in Feature}
 _FEATURE_FROM_PB = {v: k for k, v in _FEATURE_TO_PB.items()}
 
 
-def features_to_pb(features: Iterable[Feature]) -> list[int]:
+def features_to_pb(features: Iterable[Feature]) -> list[bot_pb2.Feature]:
     return sorted(_FEATURE_TO_PB[f] for f in features)
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.core.features import ALL_FEATURES, Feature
-
 from arena.wire.gen.euchre.v1 import bot_pb2
 
 PROTOCOL_VERSION = bot_pb2.PROTOCOL_VERSION_1

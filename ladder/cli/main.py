@@ -363,6 +363,9 @@ def _run(cfg: LadderConfig, *, fresh: bool, new_versions: bool, quiet: bool, by:
     state = "complete" if summary.complete else f"interrupted ({summary.stopped_by})"
     if summary.complete and summary.sprt is not None and summary.sprt.result is not None:
         state += f", stopped by the SPRT ({summary.sprt.result} accepted)"
+    if summary.suspended:
+        state += (f", but for the games of {', '.join(summary.suspended)} (suspended: see "
+                  "above), left to a later run")
     console.print(
         f"{summary.played} games played in {summary.elapsed:.1f} s ({rate:.1f} games/s), "
         f"{summary.faults} faults; {_stored_text(cfg, summary, len(rows))}: {state}. "

@@ -86,6 +86,8 @@ class RunSummary:
     """A gauntlet's test, where it stands at the end of the run."""
     sprt_decided_before: bool = False
     """The test had decided before this run, which therefore played nothing."""
+    suspended: tuple[str, ...] = ()
+    """Bots suspended by this run (Suspensions), whose games were left unplayed."""
 
     @property
     def complete(self) -> bool:
@@ -184,8 +186,10 @@ def run_ladder(
                              standings=standings, bots=[labels[n] for n in cfg.bot_names])
         try:
             if todo:
+                suspensions = Suspensions()
                 summary.stopped_by = trio.run(_play, cfg, specs, concurrency, store_game, stored,
-                                              decided, observe)
+                                              decided, observe, suspensions)
+                summary.suspended = tuple(sorted(suspensions.suspended))
             summary.status = "interrupted" if summary.stopped_by else "complete"
         finally:
             summary.elapsed = time.monotonic() - started
@@ -205,7 +209,8 @@ def _spec(cfg: LadderConfig, game: PlannedGame, manifests: Mapping[str, BotManif
 async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], concurrency: int,
                 store_game: Callable[[GameSpec, GameLog], GameRow | None],
                 stored: Callable[[GameRow | None, GameLog], None],
-                done: Callable[[], bool], observe: Observe | None = None) -> str | None:
+                done: Callable[[], bool], observe: Observe | None = None,
+                suspensions: Suspensions | None = None) -> str | None:
     """Plays the games, storing each as it finishes; returns the name of the signal that
     stopped them, or None. Raises what storing raised (a full disk, a broken file), once
     every game is stopped: playing on without storing would waste the night. Once `done()`
@@ -233,12 +238,13 @@ async def _play(cfg: LadderConfig, specs: Callable[[], Iterator[GameSpec]], conc
                 if done():
                     games.cancel()
 
-    suspensions = Suspensions()
+    suspensions = suspensions if suspensions is not None else Suspensions()
 
     def finished(spec: GameSpec, log: GameLog) -> None:
         for line in suspensions.count(log):
             print(f"ladder: {line}", file=sys.stderr, flush=True)
-        send.send_nowait((spec, log))
+        if not suspensions.refused(log):
+            send.send_nowait((spec, log))
 
     async def play() -> None:
         async with send:
@@ -267,17 +273,31 @@ process_cache) before the ladder stops giving it games for the rest of the run."
 class Suspensions:
     """Bots that keep failing to start are suspended for the rest of the run, with one
     line saying so, rather than forfeiting all night: their games are left unplayed (and
-    unstored), so a later run, after the bot is fixed, plays them."""
+    unstored), so a later run, after the bot is fixed, plays them. A bot that refuses
+    the ladder's rules, or lacks a feature they need (arena.core.features), is suspended
+    at its first game: it was never seated, so that game is not stored either."""
 
     def __init__(self) -> None:
         self.in_a_row: dict[str, int] = {}
         self.suspended: set[str] = set()
 
+    @staticmethod
+    def refused(log: GameLog) -> bool:
+        """Whether a bot of this game refused its rules: a game never played, not stored."""
+        return any(f.kind is FaultKind.REFUSED_RULES for f in log.faults)
+
     def count(self, log: GameLog) -> list[str]:
         """Counts one finished game; returns the lines to print for bots suspended now."""
+        lines = []
+        for f in log.faults:
+            name = log.seats[f.seat].name
+            if f.kind is FaultKind.REFUSED_RULES and name not in self.suspended:
+                self.suspended.add(name)
+                lines.append(f"{name} suspended for the rest of this run: it cannot play "
+                             f"these rules ({f.detail.splitlines()[0]}); its games are "
+                             "left unplayed")
         failed = {log.seats[f.seat].name: f for f in log.faults
                   if f.kind is FaultKind.START_FAILED}
-        lines = []
         for name in {s.name for s in log.seats if s.version != "house"}:
             if name not in failed:
                 self.in_a_row[name] = 0

@@ -7,12 +7,21 @@
 //   npm ci                      # once, in this folder: @grpc/grpc-js, @grpc/proto-loader
 //   arena check-bot js          # from the repository, with the arena installed
 
-const { grpc, service } = require('./protocol');
+const { Feature, grpc, service } = require('./protocol');
 const { choose } = require('./strategy');
 
 const NAME = 'js';
 const VERSION = '1.0';
 const PROTOCOL_VERSION = 1;
+// What this bot understands beyond the protocol's first revision (bot.proto, Feature):
+// strategy.js handles six seats, seven cards, the double pack's copies, the dealer's
+// decline, a turned joker bid on, Cornwall's ask and railroading. A table that needs a
+// feature left out of this list is never offered to the bot.
+const FEATURES = [
+  'FEATURE_SIX_SEATS', 'FEATURE_SEVEN_CARD_HANDS', 'FEATURE_DOUBLE_PACK',
+  'FEATURE_DEALER_DECLINE', 'FEATURE_TURNED_JOKER_BID', 'FEATURE_CORNWALL_ASK',
+  'FEATURE_RAILROADING',
+].map((name) => Feature[name]);
 
 // Every game of this process has the rules of its Hello (bot.proto, HelloRequest).
 let rules = null;
@@ -28,6 +37,7 @@ const handlers = {
       protocol_version: PROTOCOL_VERSION,
       refuse_rules: !known,
       refusal_reason: known ? '' : `speaks protocol ${PROTOCOL_VERSION} only`,
+      features: FEATURES,
     });
   },
   StartGame(call, callback) {

@@ -49,6 +49,7 @@ module.exports = {
   grpc,
   service: euchre.EuchreBotService.service,
   ActionKind: enumValues('ActionKind'),
+  Feature: enumValues('Feature'),
   Phase: enumValues('Phase'),
   Rank: enumValues('Rank'),
   Suit: enumValues('Suit'),

@@ -48,6 +48,7 @@ class Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
         return bot_pb2.HelloResponse(
             name=f"misbehave-{MODE}", version="1", author="tests", protocol_version=1,
             refuse_rules=MODE == "refuse", refusal_reason="I only play 32-card decks",
+            features=[v for v in bot_pb2.Feature.values() if v != bot_pb2.FEATURE_UNSPECIFIED],
         )
 
     def StartGame(self, request, context):
