@@ -20,7 +20,7 @@ from arena.core.actions import Action, ActionKind
 from arena.core.cards import Card, build_deck
 from arena.core.errors import IllegalActionError
 from arena.core.hand import HandResult, HandState, Phase, Trick
-from arena.core.rules import RuleSet
+from arena.core.rules import RULES_EDITION, RuleSet
 
 MAX_SEED = (1 << 63) - 1
 _FIRST_DEALER_STREAM = 0xFFFFFFFF
@@ -117,6 +117,7 @@ class GameState:
 
     __slots__ = (
         "dealt",
+        "edition",
         "first_dealer",
         "hand",
         "hand_number",
@@ -128,8 +129,11 @@ class GameState:
         "winner",
     )
 
-    def __init__(self, rules: RuleSet, seed: int, first_dealer: int | None = None) -> None:
+    def __init__(self, rules: RuleSet, seed: int, first_dealer: int | None = None,
+                 edition: int = RULES_EDITION) -> None:
         self.rules = rules
+        self.edition = edition
+        """The reading of the rules its hands are played by (a record's, when replayed)."""
         self.seed = seed
         if first_dealer is None:
             first_dealer = first_dealer_for(seed, rules.seats)
@@ -150,7 +154,8 @@ class GameState:
     def _deal(self) -> HandState:
         number = self.hand_number
         dealer = (self.first_dealer + number) % self.rules.seats
-        hand: HandState = HandState.deal(self.rules, dealer, deck_order(self.rules, self.seed, number))
+        hand: HandState = HandState.deal(self.rules, dealer, deck_order(self.rules, self.seed, number),
+                                         self.edition)
         self.dealt = HandDealt(
             number, dealer, tuple(map(tuple, hand.hands)), hand.kitty,
             hand.phase is Phase.DEALER_NAMES_TRUMP,

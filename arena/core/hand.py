@@ -35,8 +35,9 @@ Choices the rules reference leaves open, written down here:
 - A lone player's card from a partner (Cornwall's ask, or railroading) comes after the
   alone round and before the dealer's pickup, for each lone player in the order they
   declared. In Cornwall the loner may ask either partner or none (PASS); railroading
-  always passes a card, at six seats from the partner the loner asks. A partner who sits
-  out still gives. The railroaded card is taken unseen: PASS sets it aside, DISCARD of a
+  asks a partner at six seats (the loner picks which), and the partner passes a card or
+  none (PASS; edition 2 of the rules' reading, arena.core.rules.RULES_EDITION). A partner
+  who sits out still gives. The railroaded card is taken unseen: PASS sets it aside, DISCARD of a
   card of the hand sets that card aside and takes the passed one.
 """
 
@@ -58,7 +59,7 @@ from arena.core.cards import (
     is_joker,
 )
 from arena.core.errors import IllegalActionError
-from arena.core.rules import FirstLead, LoneDefender, RuleSet, WhoMayGoAlone
+from arena.core.rules import RULES_EDITION, FirstLead, LoneDefender, RuleSet, WhoMayGoAlone
 from arena.core.scoring import Outcome, Score, score_hand
 
 
@@ -129,6 +130,7 @@ class HandState:
         "dealer",
         "dealer_took_upcard",
         "discarded",
+        "edition",
         "exchange_queue",
         "gave",
         "hands",
@@ -155,9 +157,12 @@ class HandState:
     )
 
     def __init__(
-        self, rules: RuleSet, dealer: int, hands: list[list[Card]], kitty: list[Card]
+        self, rules: RuleSet, dealer: int, hands: list[list[Card]], kitty: list[Card],
+        edition: int = RULES_EDITION,
     ) -> None:
         self.rules = rules
+        self.edition = edition
+        """The reading of the rules the hand is played by (arena.core.rules.RULES_EDITION)."""
         self.seats = n = rules.seats
         self.dealer = dealer
         self.hands = hands
@@ -203,8 +208,8 @@ class HandState:
             self.turn = (dealer + 1) % n
 
     @classmethod
-    def deal(cls, rules: RuleSet, dealer: int, deck_order: list[Card] | tuple[Card, ...]
-             ) -> HandState:
+    def deal(cls, rules: RuleSet, dealer: int, deck_order: list[Card] | tuple[Card, ...],
+             edition: int = RULES_EDITION) -> HandState:
         """A hand's cards to each seat from the dealer's left, in deck order; the rest is
         the kitty, whose top card (the first) is turned up."""
         n, seats = rules.cards_per_hand, rules.seats
@@ -212,7 +217,7 @@ class HandState:
         for i in range(seats):
             seat = (dealer + 1 + i) % seats
             hands[seat] = list(deck_order[i * n : (i + 1) * n])
-        return cls(rules, dealer, hands, list(deck_order[seats * n :]))
+        return cls(rules, dealer, hands, list(deck_order[seats * n :]), edition)
 
     # --- questions ---------------------------------------------------------------
 
@@ -263,8 +268,15 @@ class HandState:
         rules = self.rules
         seat = self.turn
         if phase is Phase.BID_ROUND_1:
+            partner_alone = (
+                rules.dealer_partner_must_go_alone
+                and seat != self.dealer
+                and (seat - self.dealer) % 2 == 0
+            )
             if is_joker(self.upcard):  # bid on (turned_joker_bid): name the joker's suit
                 bids = [] if seat == self.dealer else [A.PASS]
+                if partner_alone and self.edition >= 2:  # RULES.md section 7: no exception
+                    return [*bids, *A.NAME_TRUMP_ALONE]
                 for s in range(4):
                     bids.append(A.NAME_TRUMP[s])
                     if rules.who_may_go_alone is WhoMayGoAlone.MAKER_ONLY:
@@ -274,11 +286,7 @@ class HandState:
                 suit = SUIT_INDEX[self.upcard]
                 if not any(is_joker(c) or SUIT_INDEX[c] == suit for c in self.hands[seat]):
                     return [A.PASS]
-            if (
-                rules.dealer_partner_must_go_alone
-                and seat != self.dealer
-                and (seat - self.dealer) % 2 == 0
-            ):
+            if partner_alone:
                 return [A.PASS, A.ORDER_UP_ALONE]
             if rules.who_may_go_alone is WhoMayGoAlone.MAKER_ONLY:
                 return [A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE]
@@ -295,8 +303,10 @@ class HandState:
             return asks if rules.railroading else [A.PASS, *asks]
         if phase is Phase.PARTNER_GIVES:
             loner = self.exchange_queue[0]
-            table = A.PASS_CARD if rules.railroading else A.GIVE
-            return [table[c][loner] for c in self.hands[seat]]
+            if rules.railroading:  # the partner may pass a card, or none (RULES.md section 9)
+                passes = [A.PASS_CARD[c][loner] for c in self.hands[seat]]
+                return [A.PASS, *passes] if self.edition >= 2 else passes
+            return [A.GIVE[c][loner] for c in self.hands[seat]]
         if phase is Phase.LONER_DISCARDS:
             return [A.DISCARD[c] for c in self.hands[seat]]
         if phase is Phase.LONER_EXCHANGES:
@@ -363,6 +373,8 @@ class HandState:
                 self._ask(action.seat)  # type: ignore[arg-type]  # a legal ASK has its seat
             else:
                 self._next_exchange(done=True)
+        elif self.phase is Phase.PARTNER_GIVES and kind is ActionKind.PASS:
+            self._next_exchange(done=True)  # railroading: the partner passes no card
         elif self.phase is Phase.PARTNER_GIVES:
             given: Card = action.card  # type: ignore[assignment]  # a legal GIVE has one
             self.hands[seat].remove(given)
@@ -421,6 +433,9 @@ class HandState:
             return "the turned-down suit may not be named in round 2"
         if action.alone:
             return "this seat may not go alone with this call"
+        if (action.kind is ActionKind.NAME_TRUMP and self.phase is Phase.BID_ROUND_1
+                and action.suit is not None and A.NAME_TRUMP_ALONE[action.suit] in self.legal_actions()):
+            return "the dealer's partner must go alone to bid on the turned joker"
         if action.kind is ActionKind.ORDER_UP:
             return "the dealer's partner must go alone to order up"
         return "not among the legal actions"

@@ -300,9 +300,20 @@ def _contradictions(r: RuleSet) -> list[tuple[str, tuple[str, ...]]]:
     return p
 
 
+RULES_EDITION = 2
+"""The arena's reading of the rules, as its games are played now. Edition 1, before
+RULES.md's corrections of sections 7 and 9: with a turned joker bid on and "dealer's
+partner must go alone" both on, the dealer's partner could bid the joker with a partner.
+Since edition 2 the rule holds there too (seed 000 states it without exception). A game
+is replayed and verified under the edition it was played by, which its record keeps;
+railroading's decline, also new in edition 2, only adds a choice, so it changes no
+earlier game."""
+
 _SIX_PLAYER: dict[str, Any] = {
     # RULES.md section 9 (seed 000): two teams of three, the British game's bidding and
-    # lone play, and the six-player table of points.
+    # lone play (a teammate of the dealer who orders up goes alone, as in the British
+    # game: 000 describes Cornwall's game and its six-player form, and Almonte is
+    # Canadian), and the six-player table of points.
     "seats": 6,
     "joker": True,
     "stick_the_dealer": False,
@@ -314,6 +325,7 @@ _SIX_PLAYER: dict[str, Any] = {
     "lone_march_points": 6,
     "lone_defender_euchre_points": 6,
     "lone_asks_partner": True,
+    "dealer_partner_must_go_alone": True,
 }
 _SIX_PLAYER_PRESETS: dict[str, dict[str, Any]] = {
     "six-player": {"deck": 33, "target": 11},

@@ -45,6 +45,7 @@ def gamelog_to_pb(log: GameLog) -> record_pb.GameRecord:
         started_ms=log.started_ms,
         finished_ms=log.finished_ms,
         table_id=log.table_id,
+        rules_edition=log.rules_edition,
     )
     rules_to_pb(log.rules, msg.rules)
     for sb in log.seats:
@@ -139,6 +140,7 @@ def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:
         finished_ms=msg.finished_ms,
         schema_version=msg.schema_version,
         table_id=msg.table_id,
+        rules_edition=msg.rules_edition or 1,  # written before editions: the first
     )
 
 

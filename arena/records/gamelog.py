@@ -21,7 +21,7 @@ from arena.core.game import (
     TrickCompleted,
 )
 from arena.core.hand import HandResult
-from arena.core.rules import RuleSet
+from arena.core.rules import RULES_EDITION, RuleSet
 from arena.settings.faults import Fault
 from arena.settings.limits import SeatLimits
 
@@ -114,6 +114,8 @@ class GameLog:
     schema_version: int = SCHEMA_VERSION
     table_id: str = ""
     """The opaque id the bots were told (game_id is the arena's own)."""
+    rules_edition: int = RULES_EDITION
+    """The reading of the rules the game was played by (arena.core.rules.RULES_EDITION)."""
 
     @property
     def drawn(self) -> bool:

@@ -62,7 +62,7 @@ def walk(log: GameLog) -> Iterator[Point | GameEvent]:
     after each point what its action caused. The events hold full information; what a
     seat was told of them is arena.core.view.seat_event's to say."""
     try:
-        game = GameState(log.rules, log.seed, log.first_dealer)
+        game = GameState(log.rules, log.seed, log.first_dealer, log.rules_edition)
     except (ValueError, RulesCoreError) as e:
         raise Divergence("game", f"cannot start from the record: {e}") from None
     yield game.dealt

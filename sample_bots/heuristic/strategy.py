@@ -316,6 +316,15 @@ def _bid_on_turned_joker(view: SeatView) -> Action:
     ours = view.seat % 2 == view.dealer % 2
     cards = [*view.hand, JOKER] if view.seat == view.dealer else list(view.hand)
     best = max(_suit_choices(view), key=lambda s: hand_strength(cards, s, deck))
+    legal = view.legal_actions
+    if name_trump(best) not in legal and name_trump(best, True) in legal:
+        # The dealer's partner who must go alone (RULES.md section 7, the joker too): the
+        # dealer sits out and the joker stays in the kitty, out of play.
+        out = frozenset({JOKER})
+        strong = alone_worthy(view.hand, best, deck, out) or (
+            hand_strength(view.hand, best, deck, out) >= FORCED_ALONE_NEED
+        )
+        return name_trump(best, True) if strong else PASS
     strength = hand_strength(cards, best, deck) + (PARTNER_DEALS_BONUS if ours else 0.0)
     if strength < CALL_NEED and PASS in view.legal_actions:
         return PASS
@@ -342,7 +351,10 @@ def _loner_asks(view: SeatView) -> Action:
 
 
 def _partner_gives(view: SeatView) -> Action:
-    """Give the lone partner the strongest card: its best trump, else an ace."""
+    """Give the lone partner the strongest card: its best trump, else an ace. Railroading
+    lets the partner pass none (RULES.md section 9), and the loner takes a passed card
+    unseen, swapping out a card of the hand: with neither a trump nor an ace to offer,
+    pass none rather than risk the loner's swapping a good card for a weak one."""
     trump = view.trump
     cards = [a.card for a in view.legal_actions if a.card is not None]
     if trump is None or not cards:
@@ -353,6 +365,9 @@ def _partner_gives(view: SeatView) -> Action:
                 else _off_rank(c))
 
     best = max(cards, key=strength)
+    worth_passing = is_trump(best, trump) or _off_rank(best) == ACE
+    if PASS in view.legal_actions and not worth_passing:
+        return PASS
     return next(a for a in view.legal_actions if a.card == best)
 
 

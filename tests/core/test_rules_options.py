@@ -121,6 +121,9 @@ SIX_PLAYER = BRITISH | {
     "lone_march_points": 6,
     "lone_defender_euchre_points": 6,
     "lone_asks_partner": True,
+    # RULES.md section 9: Cornwall's game bids as the British one does (either teammate
+    # of the dealer who orders up goes alone).
+    "dealer_partner_must_go_alone": True,
 }
 
 
