@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import __version__
+from arena.core.rules import RuleSet
 from arena.records import files as records
 from arena.records.gamelog import GameLog, SeatBot
 from arena.records.stats import BotStats, collect_stats
@@ -254,6 +255,7 @@ class Store:
                     f"settings ({'; '.join(diffs)}). Mixing them would rate different "
                     "contests as one: put the old values back, give this ladder another "
                     "database (database = ... or --db), or start over with --fresh"
+                    + _preset_note(stored, diffs)
                 )
         seed = settings.get("seed")
         key = new_key() if seed is None else key_from_seed(seed)
@@ -659,10 +661,28 @@ def _lock(path: Path) -> int:
     return fd
 
 
+def _preset_note(stored: Mapping[str, Any], diffs: Sequence[str]) -> str:
+    """Why a six-seat ladder's unchanged file may now differ: its preset changed."""
+    if ("rules.dealer_partner_must_go_alone was false, now true" in diffs
+            and stored.get("rules", {}).get("seats") == 6):
+        return ("; the six-seat presets send the dealer's teammate alone since the rules' "
+                "second edition (docs/rules.md): dealer_partner_must_go_alone = false under "
+                "[rules] finishes this ladder by the rules it began with")
+    return ""
+
+
+_RULE_DEFAULTS = RuleSet().to_options()
+"""What a rule option was before it existed: a database written by an older arena has no
+key for the options added since, and its games were played without them, which is each
+option's default (off, one pack, five cards, the standard points)."""
+
+
 def _differences(stored: Mapping[str, Any], now: Mapping[str, Any], prefix: str = "") -> list[str]:
     out = []
     for key in sorted(set(stored) | set(now)):
         a, b = stored.get(key), now.get(key)
+        if prefix == "rules." and key not in stored and key in now and key in _RULE_DEFAULTS:
+            a = _RULE_DEFAULTS[key]
         if isinstance(a, dict) and isinstance(b, dict):
             out += _differences(a, b, f"{prefix}{key}.")
         elif a != b:

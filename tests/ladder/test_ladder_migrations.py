@@ -408,3 +408,47 @@ def test_the_next_version_upgrades_every_database_an_older_arena_wrote(tmp_path)
             assert row is not None and store.games()[-1] == row
             assert [as_told(r) for r in store.games()[:-1]] == said["games"]
         assert games_columns(path)[-1] == "note"
+
+
+@pytest.mark.parametrize("version", OLD)
+def test_todays_reading_of_the_old_ladder_file_resumes_it(tmp_path, version):
+    """The ladder file each old database was made from, read by today's arena, gives
+    settings the database accepts: options added since it was written (absent from its
+    stored settings) were played at their defaults, so they are no change."""
+    from ladder.config.ladder_file import parse_ladder
+
+    said = told(version)
+    text = said["ladder_file"]
+    for name in re.findall(r'"(bots/[^"]+)"', text):  # stand-ins: only the settings count
+        folder = tmp_path / name
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "bot.toml").write_text(f'name = "{folder.name}"\nversion = "1"\ncommand = ["true"]\n')
+    cfg = parse_ladder(text, tmp_path / "ladder.toml")
+    stored_rules = set(said["settings"]["rules"])
+    assert version >= 4 or set(cfg.settings()["rules"]) - stored_rules  # keys were added
+    with Store.open(fixture(tmp_path, version), write=True) as store:
+        key = store.bind_settings(said["ladder"], json.loads(json.dumps(cfg.settings())))
+    assert key.hex() == said["deal_key"]
+
+
+def test_a_rule_option_set_away_from_its_default_is_still_a_change(tmp_path):
+    said = told(OLD[0])
+    settings = json.loads(json.dumps(said["settings"]))
+    settings["rules"]["railroading"] = True  # absent from the stored settings: was off
+    with Store.open(fixture(tmp_path, OLD[0]), write=True) as store, \
+            pytest.raises(StoreError, match="railroading was false, now true"):
+        store.bind_settings(said["ladder"], settings)
+
+
+def test_a_six_seat_ladder_begun_before_the_presets_changed_is_told_how_to_finish(tmp_path):
+    from arena.core.rules import PRESETS
+
+    before = PRESETS["six-player"].with_options(dealer_partner_must_go_alone=False).to_options()
+    now = PRESETS["six-player"].to_options()
+    path = tmp_path / "six.sqlite"
+    with Store.open(path, write=True) as store:
+        store.bind_settings("six", {"rules": before})
+        # Settings are compared only once games were played under them: as if one was.
+        store.game_count = lambda: 1  # type: ignore[method-assign]
+        with pytest.raises(StoreError, match="dealer_partner_must_go_alone = false under"):
+            store.bind_settings("six", {"rules": now})
