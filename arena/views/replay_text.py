@@ -15,6 +15,7 @@ from rich.text import Text
 from arena.core.actions import Action, ActionKind
 from arena.core.cards import SUITS, Card, card_label, card_suit, is_joker
 from arena.core.game import ActionTaken
+from arena.core.rules import RULES_EDITION
 from arena.core.view import seat_event, seat_view
 from arena.records.gamelog import STALLED_AFTER, GameEnd, GameLog
 from arena.records.replay import Divergence, Point, replay
@@ -69,6 +70,9 @@ def show_game(log: GameLog, seat: int | None = None, hand: int | None = None,
     r = log.rules
     length = f"{r.hand_limit} hands" if r.hand_limit else f"to {r.target}"
     header.add_row("rules", f"{r.name} ({r.seats} seats, deck {r.deck}, {length})")
+    if log.rules_edition != RULES_EDITION:  # played, and replayed, by an earlier reading
+        header.add_row("reading", f"edition {log.rules_edition} of the rules' reading, as "
+                       f"it was played (today's is {RULES_EDITION}: docs/rules.md)")
     if seat is None:  # the seed deals every hidden card
         header.add_row("seed", str(log.seed))
     if log.table_id:

@@ -161,3 +161,13 @@ def test_a_game_of_the_first_reading_verifies_by_it_and_not_by_todays():
     log.rules_edition = RULES_EDITION
     problem = verify(log)
     assert problem is not None and "partner must go alone" in problem, problem
+
+
+def test_a_replay_says_which_reading_an_old_game_was_played_by():
+    from rich.console import Console
+
+    from arena.views.replay_text import show_game
+
+    console = Console(record=True, width=200)
+    show_game(_first_reading_game(), console=console)
+    assert "edition 1 of the rules' reading" in console.export_text()
