@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena import __version__
+from arena.cli import proto
 from arena.cli.args import (
     WATCH_WAIT,
     add_executor_options,
@@ -135,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
                                                no="a record diverges from the rules"))
     v.add_argument("records", nargs="+", metavar="RECORD",
                    help="record files (.pb or .json) or folders of them")
+
+    pr = sub.add_parser("proto", help="write this arena's protocol files, for a bot to build against",
+                        description=proto.DESCRIPTION, epilog=proto.EPILOG)
+    proto.add_proto_arguments(pr)
     return parser
 
 
@@ -163,6 +168,8 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from arena.cli.replay import cmd_verify
 
         return cmd_verify(args)
+    if args.command == "proto":
+        return proto.cmd_proto(args)
     if args.command == "watch":
         from arena.cli.watch import match_live_folder, watch
 
