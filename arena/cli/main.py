@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena import __version__
+from arena.cli import proto, replay_test
 from arena.cli.args import (
     WATCH_WAIT,
     add_executor_options,
@@ -135,6 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
                                                no="a record diverges from the rules"))
     v.add_argument("records", nargs="+", metavar="RECORD",
                    help="record files (.pb or .json) or folders of them")
+
+    t = sub.add_parser("replay-test", help="ask a bot what it would do at each decision of recorded games",
+                       description=replay_test.DESCRIPTION, epilog=replay_test.EPILOG)
+    replay_test.add_replay_test_arguments(t)
+
+    pr = sub.add_parser("proto", help="write this arena's protocol files, for a bot to build against",
+                        description=proto.DESCRIPTION, epilog=proto.EPILOG)
+    proto.add_proto_arguments(pr)
     return parser
 
 
@@ -163,6 +172,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from arena.cli.replay import cmd_verify
 
         return cmd_verify(args)
+    if args.command == "replay-test":
+        return replay_test.cmd_replay_test(args)
+    if args.command == "proto":
+        return proto.cmd_proto(args)
     if args.command == "watch":
         from arena.cli.watch import match_live_folder, watch
 

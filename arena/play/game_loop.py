@@ -203,7 +203,7 @@ class GameRun:
             try:
                 action, think = await self._ask(st, view, events)
             except BotFault as e:
-                self._fault(st, await _crash_or(st.instance, e))
+                self._fault(st, await diagnose_fault(st.instance, e))
         substituted = action is None
         if action is None:
             action = self.rng.choice(view.legal_actions)
@@ -280,9 +280,10 @@ BOT_ERROR_TAIL_WAIT = 0.2
 """Seconds for a bot's traceback, written just before its error status, to reach the log."""
 
 
-async def _crash_or(inst: BotInstance, fault: BotFault) -> BotFault:
-    """A lost connection is a crash when the process died: wait a moment for the exit to
-    be seen, then say how it ended and what it last wrote. A bot that raised an error
+async def diagnose_fault(inst: BotInstance, fault: BotFault) -> BotFault:
+    """A call's fault, said as fully as the process can tell (a game's and a replay's
+    alike). A lost connection is a crash when the process died: wait a moment for the exit
+    to be seen, then say how it ended and what it last wrote. A bot that raised an error
     (bot_error) is quoted too: the end of its log holds the traceback."""
     proc = inst.process
     if proc is not None:
