@@ -17,15 +17,20 @@ MAX_SEATS = 6
 
 class ActionKind(IntEnum):
     PASS = 0
-    """Round 1 or 2: pass. Alone round: do not go alone."""
+    """Round 1 or 2: pass. Alone round: do not go alone. The dealer's pickup: leave the
+    upcard. A loner's ask: ask nobody. Railroading: pass no card (the partner), or set the
+    passed card aside unseen (the loner)."""
     ORDER_UP = 1
     """Round 1: accept the upcard as trump (the dealer's word is "pick it up")."""
     NAME_TRUMP = 2
-    """Round 2, or the dealer when the joker is turned up: name a trump suit."""
+    """Round 2, the dealer when the joker is turned up, or round 1 on a turned joker bid
+    on: name a trump suit."""
     DISCARD = 3
-    """The dealer, after taking the upcard: put one card face down."""
+    """Put one card face down: the dealer after taking the upcard, a lone player after a
+    partner's GIVE, or in place of a railroaded card it takes."""
     GO_ALONE = 4
-    """The alone round (when any player may go alone): play without a partner."""
+    """The alone round (when any player may go alone, or a defender may): play without a
+    partner."""
     PLAY = 5
     """Play a card to the trick."""
     ASK = 6
@@ -49,7 +54,8 @@ class Action:
     suit: Suit | None
     card: Card | None
     alone: bool
-    """With ORDER_UP or NAME_TRUMP: the caller goes alone (when only makers may)."""
+    """With ORDER_UP or NAME_TRUMP: the caller goes alone (when only makers may, and the
+    dealer's partner who must)."""
     seat: int | None
     """With ASK: the partner asked; with GIVE and PASS_CARD: the lone player served."""
 

@@ -16,7 +16,8 @@ Phases of a hand, in order (some are skipped):
 
 Choices the rules reference leaves open, written down here:
 - When only makers may go alone, the caller says so with the call (ORDER_UP or NAME_TRUMP
-  with alone=True). When any player may, calls never carry it; an alone round follows.
+  with alone=True). When any player may, calls carry it only where going alone is the one
+  way to make them (the dealer's partner, below); an alone round follows.
 - The alone round asks the maker, then the maker's partner, then the defenders clockwise
   from the dealer's left; each eligible seat once. A lone defender (when allowed) is asked
   in the same round, also when only makers may go alone.

@@ -304,10 +304,11 @@ RULES_EDITION = 2
 """The arena's reading of the rules, as its games are played now. Edition 1, before
 RULES.md's corrections of sections 7 and 9: with a turned joker bid on and "dealer's
 partner must go alone" both on, the dealer's partner could bid the joker with a partner.
-Since edition 2 the rule holds there too (seed 000 states it without exception). A game
-is replayed and verified under the edition it was played by, which its record keeps;
-railroading's decline, also new in edition 2, only adds a choice, so it changes no
-earlier game."""
+Since edition 2 the rule holds there too (seed 000 states it without exception), and
+railroading's partner may pass no card. A game is replayed and verified under the
+edition it was played by, which its record keeps. The third correction of edition 2, the
+six-seat presets' sending the dealer's teammate alone, is a preset's value, not a
+reading: every record holds its rule set's values, so it needs no edition."""
 
 _SIX_PLAYER: dict[str, Any] = {
     # RULES.md section 9 (seed 000): two teams of three, the British game's bidding and
