@@ -27,7 +27,7 @@ from arena import __version__
 from arena.core.features import lacking
 from arena.core.rules import RuleSet
 from arena.procs.processes import BotPool, BotProcess, BotStartError, LaunchSpec
-from arena.settings.faults import BotFault, FaultKind
+from arena.settings.faults import BotFault, FaultKind, StartProblem
 from arena.settings.manifest import BotManifest
 from arena.settings.process import ProcessSettings
 from arena.wire.client import BotClient, BotIdentity
@@ -74,8 +74,9 @@ def _key(manifest: BotManifest, family: int, index: int) -> _Key:
 
 
 class _Slow(Exception):
-    def __init__(self, detail: str) -> None:
+    def __init__(self, detail: str, cause: StartProblem) -> None:
         self.detail = detail
+        self.cause = cause
 
 
 class ProcessCache:
@@ -139,8 +140,9 @@ class ProcessCache:
                 if attempt == START_ATTEMPTS:
                     raise BotFault(
                         FaultKind.START_FAILED,
-                        f"{slow.detail} (started {START_ATTEMPTS} times, the last with "
-                        f"{startup:g} s to listen and {hello:g} s to answer Hello)",
+                        f"{slow.detail}\n  started {START_ATTEMPTS} times, the last with "
+                        f"{startup:g} s to listen and {hello:g} s to answer Hello",
+                        start=slow.cause,
                     ) from None
                 startup, hello = startup * 2, hello * 2
         raise AssertionError("unreachable")
@@ -168,8 +170,8 @@ class ProcessCache:
                 )
             except BotStartError as e:
                 if e.slow:
-                    raise _Slow(str(e)) from None
-                raise BotFault(FaultKind.START_FAILED, str(e)) from None
+                    raise _Slow(str(e), e.problem) from None
+                raise BotFault(FaultKind.START_FAILED, str(e), start=e.problem) from None
             address = process.address
         client = BotClient(address)
         try:
@@ -181,14 +183,18 @@ class ProcessCache:
             client.close()
             if process is not None:
                 await process.stop()
-            raise _Slow(f"handshake failed: no answer in {hello_timeout:g} s") from None
+            raise _Slow(f"handshake failed: no answer in {hello_timeout:g} s",
+                        StartProblem.HANDSHAKE) from None
         except BotFault as e:
             client.close()
             if process is not None:
                 await process.stop()
             if e.kind is FaultKind.TIMEOUT:  # gRPC's deadline (trio's, passed on) came first
-                raise _Slow(f"handshake failed: no answer in {hello_timeout:g} s") from None
-            raise BotFault(FaultKind.START_FAILED, f"handshake failed: {e.detail}") from None
+                raise _Slow(f"handshake failed: no answer in {hello_timeout:g} s",
+                            StartProblem.HANDSHAKE) from None
+            detail = e.detail if process is None else process.as_told(e.detail)
+            raise BotFault(FaultKind.START_FAILED, f"handshake failed: {detail}",
+                           start=StartProblem.HANDSHAKE) from None
         # A bot that did not declare what these rules need is never seated here: refused
         # as if it had refused them itself, with what it lacks, rather than met with
         # messages it cannot read (HelloResponse.features).

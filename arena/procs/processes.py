@@ -108,6 +108,7 @@ from arena.procs.sandbox import (
     visible_inside,
 )
 from arena.settings.errors import ArenaBug, BotError, MachineError
+from arena.settings.faults import StartProblem
 from arena.settings.limits import Sandbox, SeatLimits
 from arena.settings.spec import Transport
 from arena.threads.bridges import may_start_processes
@@ -217,27 +218,60 @@ def _sealed_argv(sandbox: Sandbox, argv: Sequence[str], cwd: Path, env: Mapping[
         [staged_bwrap, *cmd.argv(passed[1])[1:]], cmd.uid)]
 
 
-def _check_runnable(spec: LaunchSpec, env: Mapping[str, str]) -> None:
+def _check_runnable(spec: LaunchSpec, env: Mapping[str, str], run_as: int | None = None
+                    ) -> None:
     """The plain errors for a command that cannot run, found before anything starts (the
-    setpriv wrapper would otherwise turn them into an exit code)."""
+    setpriv wrapper would otherwise turn them into an exit code). A command holding a
+    slash is a path from the bot's working folder (an absolute one, as {here} makes it,
+    stays itself); a bare name is looked up on the bot's PATH only, as exec does, never
+    in its folder. `run_as`: the host uid a sealed bot runs as, when not the arena's."""
     cmd = spec.argv[0]
     if "/" in cmd:
-        path = spec.cwd / cmd
+        path = Path(os.path.normpath(spec.cwd / cmd))
         if not path.exists():
-            raise _plain_start_error(spec, f"command not found: {cmd}")
-        if path.is_dir() or not os.access(path, os.X_OK):
-            raise _plain_start_error(spec, f"permission denied running {cmd} (is it executable?)")
+            named = "" if os.path.isabs(cmd) else f"{cmd}: "
+            raise _plain_start_error(spec, f"command not found: {named}there is no {path}",
+                                     StartProblem.MISSING)
+        if path.is_dir():
+            raise _plain_start_error(spec, f"permission denied running {cmd}: {path} is a "
+                                     "folder", StartProblem.NOT_EXECUTABLE)
+        if not os.access(path, os.X_OK):
+            raise _plain_start_error(spec, f"permission denied running {cmd}: {path} is not "
+                                     "executable", StartProblem.NOT_EXECUTABLE)
     else:
-        found = shutil.which(cmd, path=env.get("PATH", os.defpath))
+        search = env.get("PATH", os.defpath)
+        found = shutil.which(cmd, path=search)
         if found is None:
-            raise _plain_start_error(spec, f"command not found: {cmd}")
+            raise _plain_start_error(spec, f"command not found: {cmd} is in no folder of the "
+                                     f"bot's PATH ({search})", StartProblem.MISSING)
         path = Path(found)
+    if run_as is not None and not _executable_by(path, run_as):
+        # root may run any file with an execute bit; the bot's uid needs its own
+        raise _plain_start_error(
+            spec, f"permission denied running {cmd}: {path} may not be executed by uid "
+            f"{run_as} (nobody), which sealed bots run as when the arena runs as root",
+            StartProblem.NOT_EXECUTABLE)
     if spec.sandbox is not None and not visible_inside(path.absolute(), spec.sandbox, spec.cwd):
         raise _plain_start_error(
             spec,
             f"{path} is outside the sandbox: it sees only /usr, /bin, /lib*, the bot's "
             f"folder and the manifest's read_only paths (add {path.parent} to read_only)",
+            StartProblem.OUTSIDE_SANDBOX,
         )
+
+
+def _executable_by(path: Path, uid: int) -> bool:
+    """Whether `uid`, with no groups but its own (setpriv --clear-groups), may execute
+    the file at `path` by its mode (its folders are bwrap's to reach, see _Staging)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return True  # gone since: exec will say so
+    if st.st_uid == uid:
+        return bool(st.st_mode & stat.S_IXUSR)
+    if st.st_gid == uid:
+        return bool(st.st_mode & stat.S_IXGRP)
+    return bool(st.st_mode & stat.S_IXOTH)
 
 
 _sandbox_checked: str | None = None
@@ -296,14 +330,19 @@ class BotProcessError(MachineError):
 class BotStartError(BotError):
     """A bot could not be made ready: its command would not run, it exited, or it did not
     listen in time (a worker rules it a fault of the bot's seat, arena.play.process_cache).
-    The message is meant for a person and is complete on its own."""
+    The message is meant for a person and is complete on its own; `problem` says which
+    it was, for advice that fits (arena.check.checkbot)."""
 
-    def __init__(self, message: str, *, spec: LaunchSpec, slow: bool = False) -> None:
+    def __init__(self, message: str, *, spec: LaunchSpec, problem: StartProblem) -> None:
         super().__init__(message)
         self.spec = spec
-        self.slow = slow
+        self.problem = problem
+
+    @property
+    def slow(self) -> bool:
         """It ran but did not listen in time: perhaps only the machine was slow, so the
         caller may try again with more time (arena.play.process_cache)."""
+        return self.problem is StartProblem.NEVER_LISTENED
 
 
 @dataclass(frozen=True)
@@ -525,6 +564,7 @@ class BotProcess:
         *,
         spec: LaunchSpec,
         address: str,
+        told_address: str,
         log_path: Path,
         popen: subprocess.Popen[bytes],
         watchdog: subprocess.Popen[bytes],
@@ -541,6 +581,10 @@ class BotProcess:
         self._frozen = False
         self.sandboxed = spec.sandbox is not None
         self.address = address
+        """Where the arena connects (for a sealed bot, its socket's descriptor)."""
+        self.told_address = told_address
+        """What the bot was told in EUCHRE_BOT_ADDRESS: the address every message to a
+        person names, since it is the only one the bot knows."""
         self.log_path = log_path
         self.pid = popen.pid
         self._popen = popen
@@ -818,24 +862,62 @@ class BotProcess:
             self.group.close()
         self._closed.set()
 
-    async def _wait_ready(self, timeout: float) -> str | None:
+    async def _wait_ready(self, timeout: float) -> tuple[StartProblem, str] | None:
         """None once the address accepts a connection, else why it never will."""
         delay = 0.01
+        told = self.told_address
         with trio.move_on_after(timeout):
             while not self._exited.is_set():
                 if self.sandboxed and self._socket_fd is None:
                     problem = self._find_sealed_socket()
                     if problem is not None:
-                        return problem
+                        return StartProblem.REFUSED_SOCKET, problem
                 if await self._accepts_connection():
                     return None
                 if self._peer_problem is not None:
-                    return self._peer_problem
+                    return StartProblem.REFUSED_SOCKET, self._peer_problem
                 with trio.move_on_after(delay):
                     await self._exited.wait()
                 delay = min(delay * 1.5, 0.1)
-            return f"{describe_exit(self._returncode or 0)} before listening on {self.address}"
-        return f"did not listen on {self.address} within {timeout:g} s"
+            return (StartProblem.EXITED,
+                    f"{describe_exit(self._returncode or 0)} before listening on {told}")
+        # Not only slow when it listens somewhere else: more time would not help.
+        elsewhere = self.listening_on()
+        if elsewhere:
+            return (StartProblem.LISTENS_ELSEWHERE,
+                    f"did not listen on {told} within {timeout:g} s: it listens on "
+                    f"{', '.join(elsewhere)} instead")
+        return StartProblem.NEVER_LISTENED, f"did not listen on {told} within {timeout:g} s"
+
+    def as_told(self, text: str) -> str:
+        """`text` (a connection's error, say) with the address the arena connects to
+        replaced by the one the bot was told, which is all its author knows of."""
+        if self.address == self.told_address:
+            return text
+        text = text.replace(self.address, self.told_address)
+        ours, theirs = self.address.removeprefix("unix:"), self.told_address.removeprefix("unix:")
+        return text.replace(ours, theirs) if ours != self.address else text
+
+    def listening_on(self) -> list[str]:
+        """The addresses the bot's processes listen on, as the bot names them (a sealed
+        bot's paths are those of its sandbox): unix sockets and TCP ports. Read from
+        /proc, the sockets its processes hold matched against their network namespace's
+        tables; empty where /proc cannot tell."""
+        if self.sandboxed:
+            pids = self.namespace_members()
+        else:
+            pids = [p for p in (_group_members(self._pgid) or {}) if p != self._pgid]
+        held: set[str] = set()
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                for fd in os.listdir(f"/proc/{pid}/fd"):
+                    with contextlib.suppress(OSError):
+                        link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                        if link.startswith("socket:["):
+                            held.add(link[8:-1])
+        if not held:
+            return []
+        return _listeners(f"/proc/{pids[0]}/net", held)
 
     def _find_sealed_socket(self) -> str | None:
         """A sealed bot listens in its sandbox's own SOCKET_DIR; the arena reaches it
@@ -900,7 +982,7 @@ class BotProcess:
                     f"sandbox: refused")
         return None
 
-    def _start_failure(self, reason: str) -> BotStartError:
+    def _start_failure(self, problem: StartProblem, reason: str) -> BotStartError:
         tail = self.log_tail(20)
         lines = [
             f"bot {self.spec.name!r} failed to start: {reason}",
@@ -912,8 +994,49 @@ class BotProcess:
             lines.append("  last lines of its log:")
             lines += [f"    | {line}" for line in tail.splitlines()]
         else:
-            lines.append("  its log is empty")
-        return BotStartError("\n".join(lines), spec=self.spec)
+            lines.append("  its log is empty: it printed nothing")
+        return BotStartError("\n".join(lines), spec=self.spec, problem=problem)
+
+
+_SO_ACCEPTCON = 0x10000
+"""The flag of a listening socket in /proc/net/unix."""
+_TCP_LISTEN = "0A"
+
+
+def _listeners(net: str, inodes: set[str]) -> list[str]:
+    """The listening sockets among `inodes`, from a network namespace's tables in `net`
+    (/proc/PID/net): unix ones as unix:PATH (unix-abstract:NAME), TCP ones as HOST:PORT."""
+    found: list[str] = []
+    with contextlib.suppress(OSError), open(f"{net}/unix") as f:
+        next(f, None)
+        for line in f:
+            cols = line.split(maxsplit=7)
+            if len(cols) < 7 or cols[6] not in inodes or not int(cols[3], 16) & _SO_ACCEPTCON:
+                continue
+            path = cols[7].strip() if len(cols) == 8 else ""
+            if path.startswith("@"):
+                found.append(f"unix-abstract:{path[1:]}")
+            elif path:
+                found.append(f"unix:{path}")
+    for table in ("tcp", "tcp6"):
+        with contextlib.suppress(OSError), open(f"{net}/{table}") as f:
+            next(f, None)
+            for line in f:
+                cols = line.split()
+                if len(cols) < 10 or cols[3] != _TCP_LISTEN or cols[9] not in inodes:
+                    continue
+                host, _, port = cols[1].partition(":")
+                found.append(f"{_hex_host(host)}:{int(port, 16)}")
+    return sorted(set(found))
+
+
+def _hex_host(text: str) -> str:
+    """An address of /proc/net/tcp (hex, in the kernel's byte order) as people write it."""
+    raw = bytes.fromhex(text)
+    if len(raw) == 4:
+        return socket.inet_ntop(socket.AF_INET, raw[::-1])
+    words = b"".join(raw[i:i + 4][::-1] for i in range(0, 16, 4))
+    return f"[{socket.inet_ntop(socket.AF_INET6, words)}]"
 
 
 class _NotASocket(Exception):
@@ -1120,11 +1243,12 @@ def _free_tcp_port() -> int:
         return port
 
 
-def _plain_start_error(spec: LaunchSpec, problem: str) -> BotStartError:
+def _plain_start_error(spec: LaunchSpec, problem: str,
+                       cause: StartProblem = StartProblem.SETUP) -> BotStartError:
     return BotStartError(
         f"bot {spec.name!r} could not be started: {problem}\n  command: {spec.command}\n"
         f"  cwd: {spec.cwd}",
-        spec=spec,
+        spec=spec, problem=cause,
     )
 
 
@@ -1155,7 +1279,7 @@ def _spawn(
     else:
         shown_address = f"unix:{SOCKET_DIR}/{SOCKET_NAME}"
         sealed = sealed_env(shown_address, spec.env)
-        _check_runnable(spec, sealed)
+        _check_runnable(spec, sealed, host_uid())
         env = _BWRAP_ENV
         try:
             passed.append(_memfd("seccomp", seccomp.program()))
@@ -1211,11 +1335,12 @@ def _spawn(
                 pass_fds=passed,
             )
         except FileNotFoundError:
-            raise _plain_start_error(spec, f"command not found: {spec.argv[0]}") from None
+            raise _plain_start_error(spec, f"command not found: {spec.argv[0]}",
+                                     StartProblem.MISSING) from None
         except PermissionError:
             raise _plain_start_error(
-                spec, f"permission denied running {spec.argv[0]} (is it executable?)"
-            ) from None
+                spec, f"permission denied running {spec.argv[0]} (is it executable?)",
+                StartProblem.NOT_EXECUTABLE) from None
         except OSError as e:
             raise _plain_start_error(spec, f"{spec.argv[0]}: {e.strerror or e}") from None
     except BaseException:
@@ -1236,6 +1361,7 @@ def _spawn(
     proc = BotProcess(
         spec=spec,
         address=address,
+        told_address=shown_address,
         log_path=log_path,
         popen=bot,
         watchdog=watchdog,
@@ -1335,9 +1461,7 @@ class BotPool:
             raise
         if problem is not None:
             await proc.stop()
-            error = proc._start_failure(problem)
-            error.slow = problem.startswith("did not listen")
-            raise error
+            raise proc._start_failure(*problem)
         return proc
 
     async def _supervise(self, proc: BotProcess) -> None:

@@ -271,25 +271,68 @@ def test_never_listening_times_out(tmp_path: Path, mark: str) -> None:
     trio.run(main)
 
 
+@pytest.mark.parametrize("sealed", [False, True])
+def test_a_bot_listening_elsewhere_is_named_with_the_address_it_was_told(
+        tmp_path: Path, mark: str, sealed: bool) -> None:
+    """The message names the address in the bot's EUCHRE_BOT_ADDRESS (never the arena's
+    way to it) and every address it listens on instead; more time would not help, so the
+    error is not one of slowness (nobody starts it again)."""
+    from arena.procs.processes import sandbox_problem
+    from arena.settings.faults import StartProblem
+
+    if sealed and sandbox_problem() is not None:
+        pytest.skip(sandbox_problem())
+    spec = (sealed_spec if sealed else make_spec)("listens_elsewhere.py", mark)
+
+    async def main() -> None:
+        async with open_bot_pool() as pool:
+            with pytest.raises(BotStartError) as info:
+                await pool.start(spec, log_path=tmp_path / "e.log", startup_timeout=1.0)
+        error = info.value
+        assert error.problem is StartProblem.LISTENS_ELSEWHERE and not error.slow
+        told = re.search(r"\| told (\S+)", str(error))
+        listening = re.search(r"\| listening on (\S+) and (\S+)", str(error))
+        assert told and listening, str(error)
+        if sealed:
+            assert told[1] == "unix:/run/euchre/bot.sock"
+        assert (f"did not listen on {told[1]} within 1 s: it listens on {listening[1]}, "
+                f"{listening[2]} instead") in str(error)
+
+    trio.run(main)
+
+
 def test_unrunnable_commands_are_plain_errors(tmp_path: Path, mark: str) -> None:
     """A missing command, a non-executable file or a missing working directory is a
     BotStartError with one plain sentence, and starts nothing (not even the watchdog)."""
     not_executable = tmp_path / "bot.sh"
     not_executable.write_text("#!/bin/sh\n")
+    from arena.settings.faults import StartProblem
+
     cases = [
-        (LaunchSpec("ghost", ("no-such-bot-xyz",), FIXTURES), "command not found: no-such-bot-xyz"),
-        (LaunchSpec("noexec", (str(not_executable),), FIXTURES), "permission denied"),
-        (LaunchSpec("lost", ("true",), tmp_path / "missing"), "does not exist"),
+        (LaunchSpec("ghost", ("no-such-bot-xyz",), FIXTURES),
+         "command not found: no-such-bot-xyz is in no folder of the bot's PATH",
+         StartProblem.MISSING),
+        # a path is the bot's folder's, whatever the arena's own folder is
+        (LaunchSpec("unbuilt", ("./build/bot",), tmp_path),
+         f"command not found: ./build/bot: there is no {tmp_path}/build/bot",
+         StartProblem.MISSING),
+        (LaunchSpec("noexec", (str(not_executable),), FIXTURES),
+         f"permission denied running {not_executable}: {not_executable} is not executable",
+         StartProblem.NOT_EXECUTABLE),
+        (LaunchSpec("folder", ("./",), FIXTURES), "is a folder", StartProblem.NOT_EXECUTABLE),
+        (LaunchSpec("lost", ("true",), tmp_path / "missing"), "does not exist",
+         StartProblem.SETUP),
     ]
 
     async def main() -> None:
         async with open_bot_pool() as pool:
-            for spec, expected in cases:
+            for spec, expected, problem in cases:
                 with pytest.raises(BotStartError) as info:
                     await pool.start(spec, log_path=tmp_path / f"{spec.name}.log")
                 message = str(info.value)
                 assert message.startswith(f"bot {spec.name!r} could not be started: ")
                 assert expected in message
+                assert info.value.problem is problem and not info.value.slow
                 assert "Traceback" not in message
                 assert info.value.__cause__ is None
                 assert live_children() == set()
