@@ -41,6 +41,21 @@ def misbehaving_bot(tmp_path: Path, mode: str, env: dict[str, str] | None = None
     return load_manifest(str(folder))
 
 
+def command_bot(tmp_path: Path, name: str, command: list[str],
+                files: dict[str, tuple[str, int]] | None = None):
+    """A manifest whose command is given as it is (a missing program, one that may not be
+    executed...), in a folder of its own holding `files`: name -> (text, mode)."""
+    folder = tmp_path / name
+    folder.mkdir()
+    folder.chmod(0o755)  # a sealed bot runs as nobody when the tests run as root
+    for file, (text, mode) in (files or {}).items():
+        (folder / file).write_text(text)
+        (folder / file).chmod(mode)
+    quoted = ", ".join(f'"{part}"' for part in command)
+    (folder / "bot.toml").write_text(f'name = "{name}"\nversion = "1"\ncommand = [{quoted}]\n')
+    return load_manifest(str(folder))
+
+
 def processes_with_mark(mark: str) -> list[str]:
     """Live (not zombie) processes whose environment holds EUCHRE_TEST_MARK=mark."""
     needle = f"EUCHRE_TEST_MARK={mark}".encode()

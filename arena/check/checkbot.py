@@ -36,46 +36,119 @@ from arena.core.view import SeatView
 from arena.play.game_loop import play_game
 from arena.play.process_cache import ProcessCache
 from arena.procs.processes import open_bot_pool
+from arena.procs.sandbox import SOCKET_DIR, SOCKET_NAME
 from arena.records.gamelog import GameEnd, GameLog
 from arena.records.replay import replay
 from arena.settings.errors import EXIT_INTERRUPTED, EXIT_NO, EXIT_OK, EXIT_TERMINATED
-from arena.settings.faults import BotFault, FaultKind
+from arena.settings.faults import BotFault, FaultKind, StartProblem
 from arena.settings.manifest import BotManifest, load_manifest
 from arena.settings.process import ProcessSettings
 from arena.settings.rule_sets import NAMED_RULES
 from arena.settings.spec import FaultPolicy, GameSpec, HouseSeat, TimeControl
 
 HINTS = {
-    FaultKind.START_FAILED: "listen on the address in EUCHRE_BOT_ADDRESS within the startup "
-    "time (the SDK does this); the log tail above shows what the bot printed",
+    FaultKind.START_FAILED: "make the bot start and listen: the message above says what "
+    "stopped it",
     FaultKind.REFUSED_RULES: "the bot refused the rules at the handshake",
     FaultKind.TIMEOUT: "answer within DecideRequest.time_left.decision_ms",
     FaultKind.CRASHED: "the process died: see its last output above",
-    FaultKind.DISCONNECTED: "a handler raised an error or the server went away: see the bot's log",
+    FaultKind.DISCONNECTED: "the connection was lost, or the bot answered with a status "
+    "other than OK (above): keep serving until SIGTERM and answer every call with OK; "
+    "what the bot wrote is in its log",
     FaultKind.MALFORMED: "answer with one of DecideRequest.legal_actions, copied as it is",
-    FaultKind.BOT_ERROR: "your handler raised an error: the traceback is in the bot's log",
+    FaultKind.BOT_ERROR: "answer every call with a response and status OK: the bot "
+    "returned the error status above instead (its code and details); what it wrote is in "
+    "its log",
     FaultKind.ILLEGAL_ACTION: "answer only with one of DecideRequest.legal_actions",
 }
-"""What to fix, in the protocol's words: for a bot that serves bot.proto itself."""
+"""What to fix, in the protocol's words: for a bot that serves bot.proto itself, in any
+language, so nothing here names the SDK or a traceback."""
 
 SDK_HINTS = {
     **HINTS,
     FaultKind.REFUSED_RULES: "the bot refused the rules at the handshake: its "
     "supports(rules) gave a reason",
     FaultKind.TIMEOUT: "return from decide() within game.time_left seconds",
+    FaultKind.DISCONNECTED: "a handler raised an error or the server went away: see the "
+    "bot's log",
     FaultKind.MALFORMED: "return one of view.legal_actions, as it is",
     FaultKind.BOT_ERROR: "decide() or a hook raised an error: the traceback is in the bot's log",
     FaultKind.ILLEGAL_ACTION: "return only one of view.legal_actions",
 }
 """What to fix, in the SDK's words: for a bot that says in Hello that arena.sdk serves it."""
 
-STOP_HINT = "exit promptly on SIGTERM (the SDK does)"
+STOP_HINT = ("exit promptly on SIGTERM: stop serving and end the process (a handler of "
+             "the signal that does not exit, or a thread left running, keeps it alive)")
 SDK_STOP_HINT = ("let run() return on SIGTERM: a thread that is not a daemon, or a signal "
                  "handler of the bot's own, keeps the process alive")
 
 
+INTERPRETERS = {".py": "{python}", ".js": "node", ".mjs": "node", ".sh": "sh", ".rb": "ruby",
+                ".pl": "perl"}
+"""A script's interpreter by its suffix, to say how to run one that is not executable."""
+
+
+BUILD_FILES = ("build.sh", "Makefile", "CMakeLists.txt", "Cargo.toml", "go.mod", "pom.xml",
+               "build.gradle", "package.json")
+"""Files that say how a bot is built, named when its program is not there yet."""
+
+
 def hint(kind: FaultKind, sdk: bool) -> str:
     return (SDK_HINTS if sdk else HINTS)[kind]
+
+
+def start_hint(problem: StartProblem | None, bot: BotManifest, processes: ProcessSettings
+               ) -> str:
+    """What to fix when the bot did not start, for the cause it did not start for (no
+    SDK words: until its Hello, nothing says what serves a bot). How a command is found is
+    arena.procs.processes._check_runnable's: a bare name on PATH, a path from the bot's
+    working folder."""
+    argv = bot.command or ("",)
+    cmd, folder = argv[0], bot.cwd
+    told = (f"unix:{SOCKET_DIR}/{SOCKET_NAME}" if processes.sandbox
+            else "the one named above")
+    if problem is StartProblem.MISSING:
+        if "/" not in cmd:
+            if (folder / cmd).is_file():
+                return (f"write ./{cmd} in the manifest's command: a bare name such as "
+                        f"{cmd!r} is looked up on PATH only, never in the bot's folder")
+            return (f"install {cmd}, or correct the manifest's command: a bare name such as "
+                    f"{cmd!r} is looked up on PATH; a program in the bot's folder is "
+                    f"./{cmd} (or {{here}}/{cmd})")
+        builds = [n for n in BUILD_FILES if (folder / n).exists()]
+        how = f" (the bot's folder holds {', '.join(builds)})" if builds else ""
+        return (f"build it{how}, or correct the path in the manifest's command: ./NAME and "
+                f"DIR/NAME are taken from the bot's working folder ({folder}), "
+                "{here}/NAME from the manifest's folder, and a bare NAME is looked up on PATH")
+    if problem is StartProblem.NOT_EXECUTABLE:
+        if "/" in cmd and (folder / cmd).is_dir():
+            return f"{cmd} is a folder: name the program in it in the manifest's command"
+        name = Path(cmd).name
+        runner = INTERPRETERS.get(Path(cmd).suffix)
+        through = (f'command = ["{runner}", "{name}"]' if runner
+                   else f'command = ["INTERPRETER", "{name}"] for a script')
+        return (f"make it executable (chmod a+x {cmd}), or run it through its interpreter: "
+                f"{through}")
+    if problem is StartProblem.OUTSIDE_SANDBOX:
+        return ("add the program's folder to the manifest's read_only, as the line above "
+                "says, or put the program in the bot's folder")
+    if problem is StartProblem.EXITED:
+        return ("the bot exited before it listened: its own output above says why (run "
+                f"its command in {folder} to see it fail)")
+    if problem is StartProblem.NEVER_LISTENED:
+        return (f"listen on the address in EUCHRE_BOT_ADDRESS ({told}), as it is, within "
+                "the startup time; a bot that needs longer says so with startup_timeout in "
+                "its manifest")
+    if problem is StartProblem.LISTENS_ELSEWHERE:
+        return (f"listen on the address in EUCHRE_BOT_ADDRESS ({told}), as it is: an "
+                "address of the bot's own is never reached")
+    if problem is StartProblem.REFUSED_SOCKET:
+        return ("listen on EUCHRE_BOT_ADDRESS from the bot's own process: the arena "
+                "connects only to a socket the bot made there itself, never through a link")
+    if problem is StartProblem.HANDSHAKE:
+        return ("answer Hello with a HelloResponse and status OK, within seconds of "
+                "listening")
+    return hint(FaultKind.START_FAILED, False)
 
 
 # --- house policies: the seats around the bot ------------------------------------
@@ -265,7 +338,7 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                         report.add(f"{label}: rules", None, f"refused: {e.detail}")
                         continue
                     report.add(f"{label}: start", False,
-                               f"{e.detail}\nfix: {hint(e.kind, sdk)}")
+                               f"{e.detail}\nfix: {start_hint(e.start, bot, processes)}")
                     return
                 # Advice speaks the SDK's names to a bot that says the SDK serves it.
                 sdk = bool(inst.identity.sdk)
@@ -286,6 +359,16 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                 report.add(f"{label}: rules", True, "accepted")
                 played: list[str] = []
                 for i, sc in enumerate(scenarios(rules, games, 7)):
+                    # The bot's processes are started here rather than by the game, so
+                    # that one that fails to start is told why (the game's record keeps
+                    # only that it did not).
+                    try:
+                        for index in range(sum(1 for x in sc.seats if x == "BOT")):
+                            await cache.instance(bot, index)
+                    except BotFault as e:
+                        report.add(f"{label}: {sc.name}", False, f"{e.kind.value}: {e.detail}"
+                                   f"\nfix: {start_hint(e.start, bot, processes)}")
+                        continue
                     seats = tuple(
                         bot if s == "BOT" else HouseSeat(f"house-{s.__name__}", s)
                         for s in sc.seats

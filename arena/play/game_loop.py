@@ -86,8 +86,13 @@ class GameRun:
         if seat.instance is not None:
             seat.instance.needs_restart = True
             process = seat.instance.process
-            if kind is FaultKind.BOT_ERROR and process is not None:
-                detail += f"\n(its log, with the traceback if it uses the SDK: {process.log_path})"
+            if process is not None:
+                detail = process.as_told(detail)
+                if kind is FaultKind.BOT_ERROR:
+                    # A traceback is promised only where the SDK writes one: a bot in
+                    # another language returned a status, and its log holds what it wrote.
+                    traceback = ", with the traceback" if seat.instance.identity.sdk else ""
+                    detail += f"\n(its log{traceback}: {process.log_path})"
         self.log.faults.append(
             Fault(kind, seat.seat, self.game.hand_number, seat.decisions, detail, substitute)
         )

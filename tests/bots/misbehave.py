@@ -22,6 +22,12 @@ the decision, so games end as soon as a random bot's do. Modes:
   sleepy        takes 1 s over every decision
   raise         raises an error in its Decide handler
   never-call    passes whenever it may (never makes trump), else plays legally
+  status        answers Decide with gRPC status INTERNAL and details, as a C++ handler
+                returning an error Status does (no exception, no traceback)
+  elsewhere     listens, but on a socket in $TMPDIR and not on the address it was told;
+                prints "told ADDRESS" first, the address in its EUCHRE_BOT_ADDRESS
+  once          serves as `good` in the first process started in its folder; every
+                later one exits at once (its folder must be writable: unsealed only)
 """
 
 import base64
@@ -29,6 +35,7 @@ import os
 import random
 import signal
 import sys
+import tempfile
 import threading
 import time
 from concurrent import futures
@@ -63,6 +70,10 @@ class Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
             print("REQUEST", base64.b64encode(request.SerializeToString()).decode(), flush=True)
         elif MODE == "hang" and self.decisions == 3:
             time.sleep(3600)
+        elif MODE == "status":
+            context.set_code(grpc.StatusCode.INTERNAL)
+            context.set_details("no table state for this game")
+            return bot_pb2.DecideResponse()
         elif MODE == "crash" and self.decisions == 5:
             print("crashing on purpose", file=sys.stderr, flush=True)
             os._exit(3)
@@ -107,6 +118,11 @@ def main():
         sys.exit("cannot listen on [/tmp/x.sock] [bold]")
     if MODE == "never-listen":
         time.sleep(3600)
+    if MODE == "once":
+        try:
+            open("started-once", "x").close()
+        except FileExistsError:
+            sys.exit("misbehave: started once already")
     if MODE == "ignore-term":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if MODE == "slow-term":
@@ -114,6 +130,10 @@ def main():
         print("slow-term: SIGTERM handled from now on", flush=True)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
     bot_pb2_grpc.add_EuchreBotServiceServicer_to_server(Servicer(), server)
+    if MODE == "elsewhere":  # a path of its own choosing, as a hard-coded one would be
+        print(f"told {address}", flush=True)
+        address = f"unix:{tempfile.gettempdir()}/elsewhere-{os.getpid()}.sock"
+        print(f"listening on {address}", flush=True)
     server.add_insecure_port(address)
     server.start()
     if MODE == "slow-term":

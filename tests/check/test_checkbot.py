@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.settings.manifest import SAMPLE_BOTS
-from tests.helpers import misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
+from tests.helpers import command_bot, misbehaving_bot, no_bot_left  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.usefixtures("no_bot_left", "own_temp_folder")
 
@@ -86,22 +86,29 @@ def test_pimc_passes(tmp_path):
     assert "pimc" in proc.stdout and "dealer_names_trump" in proc.stdout
 
 
+SEALED_ADDRESS = "unix:/run/euchre/bot.sock"
+"""What a sealed bot finds in its EUCHRE_BOT_ADDRESS."""
+
+
 @pytest.mark.parametrize(
-    ("mode", "expected"),
+    ("mode", "expected", "fix"),
     [
         # started three times (1, 2 and 4 s) before it is charged: a slow machine is not
         # the bot's fault, and check-bot judges as a match does
-        ("never-listen", "started 3 times, the last with 4 s"),
-        ("exit-at-once", "exited with code 1"),
-        ("refuse", "refused every rule set"),
-        ("hang", "timeout"),
-        ("crash", "crashed"),
-        ("garbage", "malformed"),
-        ("lacks-card", "illegal_action"),
-        ("ignore-term", "killed after the 0.5 s grace period"),
+        ("never-listen", "started 3 times, the last with 4 s",
+         f"fix: listen on the address in EUCHRE_BOT_ADDRESS ({SEALED_ADDRESS}), as it is"),
+        ("exit-at-once", "exited with code 1",
+         "fix: the bot exited before it listened: its own output above says why"),
+        ("refuse", "refused every rule set", None),
+        ("hang", "timeout", None),
+        ("crash", "crashed", None),
+        ("garbage", "malformed", None),
+        ("lacks-card", "illegal_action", None),
+        ("ignore-term", "killed after the 0.5 s grace period",
+         "fix: exit promptly on SIGTERM: stop serving"),
     ],
 )
-def test_misbehaving_bots_fail_with_the_reason(tmp_path, mode, expected):
+def test_misbehaving_bots_fail_with_the_reason(tmp_path, mode, expected, fix):
     # One rule set is enough to meet each fault; short limits keep the waiting short, but
     # a busy machine may take seconds to start a bot that does listen.
     start_limit = "1" if mode == "never-listen" else "60"
@@ -109,8 +116,114 @@ def test_misbehaving_bots_fail_with_the_reason(tmp_path, mode, expected):
     proc = check_bot(write_manifest(tmp_path, mode), *extra)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     out = proc.stdout
-    assert any(expected in row for row in failed_rows(out)), out
+    rows = [" ".join(r.split()) for r in failed_rows(out)]
+    assert any(expected in row for row in rows), out
+    if fix is not None:
+        assert any(expected in row and fix in row for row in rows), out
+    # misbehave.py serves the protocol itself: no advice of the SDK's, nor a log tail
+    # promised where none is shown
+    assert not any(word in row for row in rows for word in ("SDK", "run()", "tail")), out
     assert "Traceback" not in proc.stderr
+
+
+def one_row(proc: subprocess.CompletedProcess) -> str:
+    """The one FAIL row of a check that failed, its wrapped lines joined."""
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    rows = failed_rows(proc.stdout)
+    assert len(rows) == 1, proc.stdout
+    return " ".join(rows[0].split())
+
+
+SCRIPT = "#!/bin/sh\nexit 1\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "files", "said", "fix"),
+    [
+        # a program not built: its path is the bot's folder's, and that is the fix
+        (["./build/cppbot"], {},
+         "command not found: ./build/cppbot: there is no {folder}/build/cppbot",
+         "fix: build it, or correct the path in the manifest's command: ./NAME and DIR/NAME "
+         "are taken from the bot's working folder ({folder}), {here}/NAME from the "
+         "manifest's folder, and a bare NAME is looked up on PATH"),
+        (["{here}/build/cppbot"], {"build.sh": (SCRIPT, 0o755)},
+         "there is no {folder}/build/cppbot",
+         "fix: build it (the bot's folder holds build.sh), or correct the path"),
+        # a bare name is looked up on PATH, not in the folder that holds it
+        (["variant"], {"variant": (SCRIPT, 0o755)},
+         "command not found: variant is in no folder of the bot's PATH (/usr/local/bin:",
+         "fix: write ./variant in the manifest's command: a bare name such as 'variant' is "
+         "looked up on PATH only, never in the bot's folder"),
+        (["no-such-variant"], {}, "no-such-variant is in no folder of the bot's PATH",
+         "fix: install no-such-variant, or correct the manifest's command"),
+        # there, but not executable: chmod, or its interpreter
+        (["./bot.sh"], {"bot.sh": (SCRIPT, 0o644)},
+         "permission denied running ./bot.sh: {folder}/bot.sh is not executable",
+         'fix: make it executable (chmod a+x ./bot.sh), or run it through its interpreter: '
+         'command = ["sh", "bot.sh"]'),
+        (["./bot.py"], {"bot.py": ("", 0o644)}, "is not executable",
+         'command = ["{python}", "bot.py"]'),
+    ],
+)
+def test_a_command_that_cannot_run_is_told_what_to_fix(tmp_path, command, files, said, fix):
+    """Nothing is started, so nothing is said of listening, of the address or of a log."""
+    bot = command_bot(tmp_path, "cppbot", command, files)
+    folder = str(bot.cwd)
+    row = one_row(check_bot(str(bot.source)))
+    assert said.replace("{folder}", folder) in row, row
+    assert fix.replace("{folder}", folder) in row, row
+    assert "listen" not in row and "EUCHRE_BOT_ADDRESS" not in row and "log" not in row, row
+
+
+def test_a_program_nobody_may_run_is_refused_before_it_starts(tmp_path):
+    """As root, a sealed bot runs as nobody: a program only its owner may execute would
+    fail inside the sandbox with an exit code; it is said before anything starts."""
+    if os.geteuid() != 0:
+        pytest.skip("sealed bots run as nobody only when the arena runs as root")
+    bot = command_bot(tmp_path, "owners", ["./bot.sh"], {"bot.sh": (SCRIPT, 0o744)})
+    row = one_row(check_bot(str(bot.source)))
+    assert "may not be executed by uid 65534 (nobody)" in row, row
+    assert "fix: make it executable (chmod a+x ./bot.sh)" in row, row
+
+
+@pytest.mark.parametrize("sealed", [True, False])
+def test_a_bot_listening_elsewhere_is_told_the_address_it_was_given(tmp_path, sealed):
+    """The message names what the bot found in EUCHRE_BOT_ADDRESS (it prints it), never
+    the arena's way to it (/proc/...), and where it listens instead; more time would not
+    help, so it is not started again."""
+    extra = () if sealed else ("--no-sandbox",)
+    proc = check_bot(write_manifest(tmp_path, "elsewhere"), "--start-limit", "2", *extra)
+    row = one_row(proc)
+    told = re.search(r"\| told (\S+)", row)
+    assert told, row
+    if sealed:
+        assert told.group(1) == SEALED_ADDRESS
+    assert f"did not listen on {told.group(1)} within 2 s: it listens on unix:" in row, row
+    assert "elsewhere-" in row and "/proc/" not in row and "started 3 times" not in row, row
+    shown = SEALED_ADDRESS if sealed else "the one named above"
+    assert f"fix: listen on the address in EUCHRE_BOT_ADDRESS ({shown}), as it is" in row, row
+
+
+def test_an_error_status_of_a_bot_in_another_language_is_said_without_the_sdks_words(tmp_path):
+    """A C++ handler returns a status; it raises nothing and writes no traceback. The row
+    says the status and its details, and where the log is."""
+    row = one_row(check_bot(write_manifest(tmp_path, "status"), "--start-limit", "60"))
+    assert "bot_error" in row and "Decide: INTERNAL: no table state for this game" in row, row
+    log = re.search(r"\(its log: (\S+)\)", row)
+    assert log and Path(log.group(1)).is_file(), row
+    assert "fix: answer every call with a response and status OK" in row, row
+    for word in ("traceback", "SDK", "raised", "decide()"):
+        assert word.lower() not in row.lower(), row
+
+
+def test_a_process_that_fails_to_start_mid_check_is_told_why(tmp_path):
+    """Self-play starts more processes than the first: one that exits as it starts is
+    told so, as the first would be."""
+    proc = check_bot(write_manifest(tmp_path, "once"), "--no-sandbox", "--start-limit", "60")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    rows = [" ".join(r.split()) for r in failed_rows(proc.stdout)]
+    assert any("standard: self-play 1" in r and "exited with code 1 before listening" in r
+               and "fix: the bot exited before it listened" in r for r in rows), proc.stdout
 
 
 def test_a_bots_brackets_are_printed_as_text_not_markup(tmp_path):
