@@ -259,13 +259,27 @@ class Report:
     checks: list[Check] = field(default_factory=list)
     phases: set[str] = field(default_factory=set)
     think_us: list[int] = field(default_factory=list)
+    fail_fast: bool = False
+    """While the games run with --fail-fast: the first FAIL added stops them (_Stop)."""
+    stopped: bool = False
+    """The games stopped before all were played: a phase not reached proves nothing."""
 
     def add(self, name: str, ok: bool | None, detail: str = "") -> None:
         self.checks.append(Check(name, ok, detail))
+        if ok is False and self.fail_fast:
+            raise _Stop("--fail-fast: stopped at the first FAIL")
 
     @property
     def passed(self) -> bool:
         return all(c.ok is not False for c in self.checks)
+
+
+class _Stop(Exception):
+    """Ends the games early (the bot did not start; --fail-fast); `why` is said, with what
+    was not checked."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
 
 
 def _observe(log: GameLog, bot_seats: set[int], report: Report) -> None:
@@ -323,12 +337,39 @@ class _ThrownIn:
 
 async def _run(bot: BotManifest, games: int, per_decision: float, report: Report,
                rule_sets: dict[str, RuleSet], processes: ProcessSettings) -> None:
+    """Every rule set's games, in order; what was not checked once they stopped early."""
+    left: list[str] = []  # what is still to check, for the note when the games stop
+    try:
+        await _run_rule_sets(bot, games, per_decision, report, rule_sets, processes, left)
+    except _Stop as stop:
+        report.stopped = True
+        report.fail_fast = False  # the note below is information, not a check
+        report.add("not checked", None, f"{stop.why}; not checked: {_not_checked(left)}")
+
+
+def _not_checked(left: list[str]) -> str:
+    """The scenes not played, then the rule sets not started, at most a few of each named."""
+    scenes = [n for n in left if ": " in n]
+    sets = [n for n in left if ": " not in n]
+    parts = [_names(scenes)] if scenes else []
+    if sets:
+        parts.append(("the rule set " if len(sets) == 1 else "the rule sets ")
+                     + _names(sets, most=6))
+    return "; ".join(parts) or "nothing"
+
+
+async def _run_rule_sets(bot: BotManifest, games: int, per_decision: float, report: Report,
+                         rule_sets: dict[str, RuleSet], processes: ProcessSettings,
+                         left: list[str]) -> None:
     tc = TimeControl(per_decision=per_decision, bank=max(60.0, per_decision * 40))
     sdk = False  # known from the bot's Hello; until then, the protocol's words
+    left[:] = list(rule_sets)
     async with open_bot_pool() as pool:
         for label, rules in rule_sets.items():
+            left.remove(label)
             cache = ProcessCache(pool, rules, processes,
                                  name=label.replace(" ", "_").replace(",", ""))
+            stop: _Stop | None = None
             try:
                 started = time.monotonic()
                 try:
@@ -337,9 +378,11 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                     if e.kind is FaultKind.REFUSED_RULES:
                         report.add(f"{label}: rules", None, f"refused: {e.detail}")
                         continue
+                    report.fail_fast = False  # the stop below says so, either way
+                    left.insert(0, label)  # none of its games was played
                     report.add(f"{label}: start", False,
                                f"{e.detail}\nfix: {start_hint(e.start, bot, processes)}")
-                    return
+                    raise _Stop("the bot did not start") from None
                 # Advice speaks the SDK's names to a bot that says the SDK serves it.
                 sdk = bool(inst.identity.sdk)
                 if label == next(iter(rule_sets)):
@@ -358,7 +401,11 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                                    "games are recorded under the manifest's name")
                 report.add(f"{label}: rules", True, "accepted")
                 played: list[str] = []
-                for i, sc in enumerate(scenarios(rules, games, 7)):
+                plan = scenarios(rules, games, 7)
+                scenes = [f"{label}: {sc.name}" for sc in plan]
+                left[:0] = scenes
+                for i, sc in enumerate(plan):
+                    left.remove(scenes[i])
                     # The bot's processes are started here rather than by the game, so
                     # that one that fails to start is told why (the game's record keeps
                     # only that it did not).
@@ -366,8 +413,8 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                         for index in range(sum(1 for x in sc.seats if x == "BOT")):
                             await cache.instance(bot, index)
                     except BotFault as e:
-                        report.add(f"{label}: {sc.name}", False, f"{e.kind.value}: {e.detail}"
-                                   f"\nfix: {start_hint(e.start, bot, processes)}")
+                        report.add(scenes[i], False, f"{e.kind.value}: {e.detail}\nfix: "
+                                   f"{start_hint(e.start, bot, processes)}")
                         continue
                     seats = tuple(
                         bot if s == "BOT" else HouseSeat(f"house-{s.__name__}", s)
@@ -381,23 +428,23 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                     with trio.CancelScope() as scope:
                         stall = _ThrownIn(scope)
                         log = await play_game(cache, spec, stall)
+                    _observe(log, {s for s, x in enumerate(sc.seats) if x == "BOT"}, report)
                     if stall.stalled:
-                        report.add(f"{label}: {sc.name}", False, stall.detail(label))
-                        continue
-                    bot_seats = {s for s, x in enumerate(sc.seats) if x == "BOT"}
-                    if log.faults:
+                        report.add(scenes[i], False, stall.detail(label))
+                    elif log.faults:
                         f = log.faults[0]
-                        report.add(f"{label}: {sc.name}", False,
+                        report.add(scenes[i], False,
                                    f"{f.kind.value} in hand {f.hand_number + 1}, decision "
                                    f"{f.decision_number}: {f.detail}\nfix: {hint(f.kind, sdk)}")
                     elif log.end is not GameEnd.COMPLETED:
-                        report.add(f"{label}: {sc.name}", False, "the game did not complete")
+                        report.add(scenes[i], False, "the game did not complete")
                     else:
                         played.append(sc.name)
-                    _observe(log, bot_seats, report)
                 if played:
                     report.add(f"{label}: games", True,
                                f"{len(played)} completed without a fault: {', '.join(played)}")
+            except _Stop as e:
+                stop = e  # after the stop check: its processes are stopped in any case
             finally:
                 codes = await cache.close()
             killed = [name for name, code in codes if code == -9]
@@ -408,6 +455,8 @@ async def _run(bot: BotManifest, games: int, per_decision: float, report: Report
                            f"fix: {SDK_STOP_HINT if sdk else STOP_HINT}")
             elif codes:
                 report.add(f"{label}: stops on SIGTERM", True, f"{len(codes)} process(es) exited")
+            if stop is not None:
+                raise stop
 
 
 def expected_phases(rule_sets: dict[str, RuleSet]) -> list[str]:
@@ -442,14 +491,16 @@ def cmd_check_bot(args: argparse.Namespace, processes: ProcessSettings) -> int:
     log_dir = Path(tempfile.mkdtemp(prefix="euchre-check-"))
     processes = replace(processes, log_dir=log_dir)
     rule_sets = {k: NAMED_RULES[k] for k in (args.rules or NAMED_RULES)}
-    report = Report()
+    keep_logs: bool = args.keep_logs
+    report = Report(fail_fast=args.fail_fast)
     console = Console()
     sealed = "in the arena's sandbox" if processes.sandbox else "WITHOUT a sandbox"
     over = "a unix socket" if processes.transport == "unix" else "loopback TCP"
+    kept = "kept" if keep_logs else "removed if every check passes, unless --keep-logs"
     # Lines holding a path are never wrapped, so that a pipe gets it whole.
     console.print(Text.assemble(
         "checking ", (bot.label, "bold"), f" ({bot.source}), {sealed}, over {over}; "
-        f"bot logs in {log_dir}"
+        f"bot logs in {log_dir} ({kept})"
     ), soft_wrap=True)
     for note in run_notes(sealed=processes.sandbox, seed=None):
         console.print(Text(note), soft_wrap=True)
@@ -457,17 +508,18 @@ def cmd_check_bot(args: argparse.Namespace, processes: ProcessSettings) -> int:
 
     stopped_by = trio.run(run_until_signal, lambda: _run(
         bot, args.games, args.per_decision, report, rule_sets, processes))
+    report.fail_fast = False  # the games are over: what follows sums them up
     if stopped_by is not None:
         # What was checked before the stop is still worth reading, with the logs.
         report.add("interrupted", False, f"stopped by {stopped_by}: the checks above are "
                    "those done before it; every bot process was stopped")
         _print(console, report)
-        console.print(Text(f"bot logs: {log_dir}"), soft_wrap=True)
+        _say_logs(console, log_dir, keep=True)
         return EXIT_TERMINATED if stopped_by == "SIGTERM" else EXIT_INTERRUPTED
     accepted = {c.name.split(":")[0] for c in report.checks if c.name.endswith(": rules") and c.ok}
     if report.checks and not accepted and all(c.ok is not False for c in report.checks):
         report.add("rules", False, "the bot refused every rule set: accept at least 'standard'")
-    if accepted:
+    if accepted and not report.stopped:  # a phase of the games not played proves nothing
         seen = report.phases
         missing = [p for p in expected_phases({k: rule_sets[k] for k in accepted}) if p not in seen]
         report.add("phases reached", None if missing else True,
@@ -479,19 +531,62 @@ def cmd_check_bot(args: argparse.Namespace, processes: ProcessSettings) -> int:
         report.add("decision time", worst <= limit * 0.5 or None,
                    f"mean {mean:.1f} ms, worst {worst:.1f} ms of {limit:.0f} ms allowed"
                    + ("" if worst <= limit * 0.5 else "\nwarning: the worst is over half the limit"))
+    timeouts = sum(1 for c in report.checks
+                   if c.ok is False and c.detail.startswith(f"{FaultKind.TIMEOUT.value} in "))
+    if timeouts >= SLOW_FAILURES and not args.fail_fast:
+        # Each game is forfeited at its first timeout, and only waiting out the limit
+        # tells a timeout: the time is the check's own, and this says where it went.
+        wait = timeouts * (args.per_decision + TimeControl().allowance)
+        report.add("time spent", None,
+                   f"{timeouts} games each waited out the {args.per_decision:g} s limit "
+                   f"before ruling a timeout, about {wait:.0f} s in all: --fail-fast stops at "
+                   "the first FAIL")
     _print(console, report)
-    if report.passed:  # the logs of a failed check stay for the author to read
-        shutil.rmtree(log_dir, ignore_errors=True)
-    else:
-        console.print(Text(f"bot logs: {log_dir}"), soft_wrap=True)
+    # The logs of a failed check stay for the author to read; a passed one's, if asked.
+    _say_logs(console, log_dir, keep=keep_logs or not report.passed)
     return EXIT_OK if report.passed else EXIT_NO
+
+
+SLOW_FAILURES = 3
+"""Games failed by timeout after which check-bot says what the waiting cost."""
+
+
+def _say_logs(console: Console, log_dir: Path, *, keep: bool) -> None:
+    """Where the bots' logs are, and whether they are kept (else removes them)."""
+    if not keep:
+        shutil.rmtree(log_dir, ignore_errors=True)
+        console.print(Text(f"bot logs in {log_dir} removed, as every check passed "
+                           "(--keep-logs keeps them)"), soft_wrap=True)
+        return
+    empty = not any(log_dir.iterdir()) if log_dir.is_dir() else True
+    console.print(Text(f"bot logs: {log_dir} (kept"
+                       + ("; empty: no bot process was started)" if empty else ")")),
+                  soft_wrap=True)
+
+
+GROUP_NAMES = 3
+"""Checks a grouped row names; the rest it counts ("and 97 more")."""
+
+
+def _names(names: Sequence[str], most: int = GROUP_NAMES) -> str:
+    """The first `most` names, a rule set's "label: " said once for a run of its own,
+    and how many more: "standard: self-play 1, self-play 2, six-player: round 2 as dealer
+    and 97 more"."""
+    shown: list[str] = []
+    prefix = None
+    for name in names[:most]:
+        head, sep, rest = name.partition(": ")
+        shown.append(rest if sep and head == prefix else name)
+        prefix = head if sep else None
+    more = len(names) - most
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def _grouped(checks: list[Check]) -> list[Check]:
     """One row for checks that failed the same way (one bug in a bot fails every game of
-    every rule set): their names joined, the detail once."""
+    every rule set): a few of their names and the count of the rest, the detail once."""
     out: list[Check] = []
-    by_detail: dict[str, Check] = {}
+    by_detail: dict[str, tuple[Check, list[str]]] = {}
     for c in checks:
         # The same fault (its kind and what to fix) in another game, hand or decision.
         lines = c.detail.splitlines()
@@ -502,9 +597,11 @@ def _grouped(checks: list[Check]) -> list[Check]:
             row = Check(c.name, c.ok, c.detail)
             out.append(row)
             if c.ok is False:
-                by_detail[key] = row
+                by_detail[key] = (row, [c.name])
         else:
-            same.name += f", {c.name}"
+            row, names = same
+            names.append(c.name)
+            row.name = _names(names)
     return out
 
 

@@ -99,6 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="SECONDS", help="time limit per decision")
     add_process_options(c, leave_out=("fresh_processes",))
     add_rules_option(c, repeat=True)
+    c.add_argument("--fail-fast", action="store_true",
+                   help="stop at the first FAIL, and say what was then not checked "
+                   "(default: check everything, so that every failure is listed)")
+    c.add_argument("--keep-logs", action="store_true",
+                   help="keep the bot's logs (its output, one file per process, in a new "
+                   "folder under $TMPDIR or /tmp) when every check passes too; a failed or "
+                   "interrupted check always keeps them. The folder is named at the start "
+                   "and at the end")
 
     r = sub.add_parser("replay", help="show a recorded game in the terminal, as JSON or as an HTML page",
                        description="GAME is a record file (.pb or .json); a ladder's games "

@@ -22,6 +22,8 @@ the decision, so games end as soon as a random bot's do. Modes:
   sleepy        takes 1 s over every decision
   raise         raises an error in its Decide handler
   never-call    passes whenever it may (never makes trump), else plays legally
+  stall         takes 3 s over its 3rd decision (each process), as a bot stuck for a
+                moment in one situation would
   status        answers Decide with gRPC status INTERNAL and details, as a C++ handler
                 returning an error Status does (no exception, no traceback)
   elsewhere     listens, but on a socket in $TMPDIR and not on the address it was told;
@@ -70,6 +72,8 @@ class Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
             print("REQUEST", base64.b64encode(request.SerializeToString()).decode(), flush=True)
         elif MODE == "hang" and self.decisions == 3:
             time.sleep(3600)
+        elif MODE == "stall" and self.decisions == 3:
+            time.sleep(3)
         elif MODE == "status":
             context.set_code(grpc.StatusCode.INTERNAL)
             context.set_details("no table state for this game")

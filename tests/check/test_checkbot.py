@@ -41,9 +41,10 @@ def check_bot(ref: str, *extra: str, columns: str | None = "200") -> subprocess.
     )
 
 
-def failed_rows(table: str) -> list[str]:
-    """The text of each FAIL row of check-bot's table: a row begins where the result
-    cell is filled, and the lines rich wraps it over add to its check and detail cells."""
+def failed_rows(table: str, result: str = "FAIL") -> list[str]:
+    """The text of each FAIL row (or `result`'s) of check-bot's table: a row begins where
+    the result cell is filled, and the lines rich wraps it over add to its check and detail
+    cells."""
     rows: list[list[str]] = []
     for line in table.splitlines():
         cells = [c.strip() for c in line.split("│")]
@@ -54,7 +55,7 @@ def failed_rows(table: str) -> list[str]:
         else:
             rows[-1][0] += " " + cells[1]
             rows[-1][2] += " " + cells[3]
-    return [" ".join(r) for r in rows if r[1] == "FAIL"]
+    return [" ".join(r) for r in rows if r[1] == result]
 
 
 def write_manifest(tmp_path, mode: str) -> str:
@@ -236,24 +237,67 @@ def test_a_bots_brackets_are_printed_as_text_not_markup(tmp_path):
     assert "[/tmp/x.sock] [bold]" in proc.stdout
 
 
-def test_one_bug_is_one_row_and_a_failed_check_keeps_its_logs(tmp_path):
-    proc = check_bot(write_manifest(tmp_path, "lacks-card"), "--start-limit", "60")
-    assert proc.returncode == 1
-    rows = failed_rows(proc.stdout)
-    assert len(rows) == 1, rows  # every scenario failed the same way: one row names them
-    assert "self-play 1" in rows[0] and "dealer's discard" in rows[0]
+def test_one_bug_is_one_row_naming_a_few_games_and_a_failed_check_keeps_its_logs(tmp_path):
+    proc = check_bot(write_manifest(tmp_path, "lacks-card"), "--start-limit", "60",
+                     "--games", "4")
+    row = one_row(proc)  # every scenario failed the same way: one row names them
+    # a few of them by name, the rule set's once, and how many more
+    assert row.startswith("standard: self-play 1, self-play 2, self-play 3 and 5 more FAIL"), row
     # misbehave.py serves the protocol itself: the advice is in the protocol's words
-    assert "DecideRequest.legal_actions" in rows[0] and "view." not in rows[0]
-    logs = re.search(r"bot logs: (\S+)", proc.stdout)
-    assert logs and Path(logs.group(1)).is_dir()
+    assert "DecideRequest.legal_actions" in row and "view." not in row
+    logs = re.search(r"^bot logs: (\S+) \(kept\)$", proc.stdout, flags=re.M)
+    assert logs and Path(logs.group(1)).is_dir(), proc.stdout
     shutil.rmtree(logs.group(1))
 
 
-def test_a_passing_check_leaves_no_folder_behind():
+def test_a_grouped_row_names_a_few_and_counts_the_rest():
+    from arena.check.checkbot import _names
+
+    names = ["standard: self-play 1", "standard: self-play 2", "six-player: round 2 as dealer",
+             *(f"british: self-play {i}" for i in range(97))]
+    assert _names(names) == ("standard: self-play 1, self-play 2, six-player: round 2 as "
+                             "dealer and 97 more")
+    assert _names(names[:2]) == "standard: self-play 1, self-play 2"
+
+
+def test_a_passing_check_leaves_no_folder_behind_unless_asked_to_keep_it():
     proc = check_bot("random", "--start-limit", "60")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    folder = re.search(r"bot logs in (\S+)", proc.stdout)
-    assert folder and not Path(folder.group(1)).exists()
+    folder = re.search(r"bot logs in (\S+) \(removed if every check passes, unless "
+                       r"--keep-logs\)", proc.stdout)
+    assert folder and not Path(folder.group(1)).exists(), proc.stdout
+    assert f"bot logs in {folder.group(1)} removed, as every check passed" in proc.stdout
+
+    kept = check_bot("random", "--start-limit", "60", "--keep-logs")
+    assert kept.returncode == 0, kept.stdout + kept.stderr
+    folder = re.search(r"bot logs in (\S+) \(kept\)", kept.stdout)
+    assert folder and f"bot logs: {folder.group(1)} (kept)" in kept.stdout, kept.stdout
+    logs = list(Path(folder.group(1)).glob("random-*.log"))
+    assert logs and "EUCHRE_BOT_ADDRESS=" in logs[0].read_text()  # the bot's own log, whole
+    shutil.rmtree(folder.group(1))
+
+
+def test_fail_fast_stops_at_the_first_fail_and_says_what_was_not_checked(tmp_path):
+    """A bot that stalls in every game: with --fail-fast one game is waited out, not all
+    of them; without it, check-bot says where the time went."""
+    bot = write_manifest(tmp_path, "stall")
+    fast = check_bot(bot, "--rules", "british", "--per-decision", "0.5", "--start-limit", "60",
+                     "--fail-fast")
+    row = one_row(fast)
+    assert row.startswith("standard: self-play 1 FAIL timeout"), row
+    notes = [" ".join(r.split()) for r in failed_rows(fast.stdout, "note")]
+    assert ("not checked note --fail-fast: stopped at the first FAIL; not checked: standard: "
+            "round 2 as dealer, dealer's discard, partner alone and 1 more; the rule set "
+            "british") in notes, fast.stdout
+    assert "british: rules" not in fast.stdout and "phases reached" not in fast.stdout
+    assert "time spent" not in fast.stdout
+
+    every = check_bot(bot, "--per-decision", "0.5", "--start-limit", "60")
+    assert every.returncode == 1, every.stdout + every.stderr
+    notes = [" ".join(r.split()) for r in failed_rows(every.stdout, "note")]
+    assert any(re.fullmatch(r"time spent note 5 games each waited out the 0\.5 s limit before "
+                            r"ruling a timeout, about \d+ s in all: --fail-fast stops at the "
+                            r"first FAIL", n) for n in notes), every.stdout
 
 
 def test_a_hello_name_other_than_the_manifests_is_noted(tmp_path):
@@ -299,7 +343,7 @@ def test_an_sdk_bot_is_advised_in_the_sdks_words_and_the_table_wraps_in_a_pipe(t
     row = " ".join(rows[0].split())
     assert "illegal_action" in row and "fix: return only one of view.legal_actions" in row
     assert "DecideRequest" not in row
-    logs = re.search(r"^bot logs: (\S+)$", out, flags=re.M)
+    logs = re.search(r"^bot logs: (\S+) \(kept\)$", out, flags=re.M)
     assert logs and Path(logs.group(1)).is_dir(), out
 
 
