@@ -240,6 +240,10 @@ def scenarios(rules: RuleSet, games: int, base_seed: int) -> list[Scenario]:
         seed = _joker_seed(rules, base_seed, 0)
         if seed is not None:
             out.append(Scenario("joker turned up", rules, seed, 0, table(s0=bot)))
+            if rules.turned_joker_bid:
+                # The dealer's partner bids on it (alone only, when it must go alone).
+                out.append(Scenario("joker bid on, dealer's partner", rules, seed, 0,
+                                    table(s2=bot)))
     return out
 
 

@@ -16,9 +16,11 @@ CHECK_EXTRA_RULES = {
         lone_defender=LoneDefender.ALLOWED, dealer_needs_trump_to_pick_up=True,
     ),
     "seven-card": RuleSet(name="seven-card", deck=32, hand_size=7),
-    # The dealer's optional pickup and a turned joker bid on (seeds 000 and 004).
+    # The dealer's optional pickup and a turned joker bid on (seeds 000 and 004), with the
+    # dealer's partner sent alone to bid on it (RULES.md section 7).
     "29-card": RuleSet(
         name="29-card", deck=29, joker=True, dealer_may_decline=True, turned_joker_bid=True,
+        dealer_partner_must_go_alone=True,
     ),
     # Railroading (seeds 000 and 004): the partner's card passed face down.
     "railroading": RuleSet(

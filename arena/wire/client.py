@@ -57,9 +57,11 @@ _STATUS_KINDS = {
 def _fault_from_rpc_error(method: str, err: grpc.RpcError) -> BotFault:
     code = err.code() if hasattr(err, "code") else grpc.StatusCode.UNKNOWN
     details = err.details() if hasattr(err, "details") else str(err)
-    kind = _STATUS_KINDS.get(code, FaultKind.DISCONNECTED)
+    # Any other status is one the bot's server chose to return (INVALID_ARGUMENT,
+    # FAILED_PRECONDITION, ...): the bot's error, said in no language's words.
+    kind = _STATUS_KINDS.get(code, FaultKind.BOT_ERROR)
     if code is grpc.StatusCode.UNKNOWN:
-        details = f"the bot raised an error in {method}: {details}"
+        details = f"the bot's {method} handler failed: {details}"
     return BotFault(kind, f"{method}: {code.name if code else 'UNKNOWN'}: {details}")
 
 

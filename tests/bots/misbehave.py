@@ -26,6 +26,7 @@ the decision, so games end as soon as a random bot's do. Modes:
                 moment in one situation would
   status        answers Decide with gRPC status INTERNAL and details, as a C++ handler
                 returning an error Status does (no exception, no traceback)
+  precondition  as status, with FAILED_PRECONDITION: a status the arena has no rule for
   elsewhere     listens, but on a socket in $TMPDIR and not on the address it was told;
                 prints "told ADDRESS" first, the address in its EUCHRE_BOT_ADDRESS
   once          serves as `good` in the first process started in its folder; every
@@ -74,8 +75,9 @@ class Servicer(bot_pb2_grpc.EuchreBotServiceServicer):
             time.sleep(3600)
         elif MODE == "stall" and self.decisions == 3:
             time.sleep(3)
-        elif MODE == "status":
-            context.set_code(grpc.StatusCode.INTERNAL)
+        elif MODE in ("status", "precondition"):
+            context.set_code(grpc.StatusCode.INTERNAL if MODE == "status"
+                             else grpc.StatusCode.FAILED_PRECONDITION)
             context.set_details("no table state for this game")
             return bot_pb2.DecideResponse()
         elif MODE == "crash" and self.decisions == 5:

@@ -205,11 +205,15 @@ def test_a_bot_listening_elsewhere_is_told_the_address_it_was_given(tmp_path, se
     assert f"fix: listen on the address in EUCHRE_BOT_ADDRESS ({shown}), as it is" in row, row
 
 
-def test_an_error_status_of_a_bot_in_another_language_is_said_without_the_sdks_words(tmp_path):
+@pytest.mark.parametrize("mode, status", [("status", "INTERNAL"),
+                                          ("precondition", "FAILED_PRECONDITION")])
+def test_an_error_status_of_a_bot_in_another_language_is_said_without_the_sdks_words(
+        tmp_path, mode, status):
     """A C++ handler returns a status; it raises nothing and writes no traceback. The row
-    says the status and its details, and where the log is."""
-    row = one_row(check_bot(write_manifest(tmp_path, "status"), "--start-limit", "60"))
-    assert "bot_error" in row and "Decide: INTERNAL: no table state for this game" in row, row
+    says the status and its details, and where the log is. Any status the bot's server
+    chose is its error, not a lost connection."""
+    row = one_row(check_bot(write_manifest(tmp_path, mode), "--start-limit", "60"))
+    assert "bot_error" in row and f"Decide: {status}: no table state for this game" in row, row
     log = re.search(r"\(its log: (\S+)\)", row)
     assert log and Path(log.group(1)).is_file(), row
     assert "fix: answer every call with a response and status OK" in row, row

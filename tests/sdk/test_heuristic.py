@@ -342,3 +342,36 @@ if __name__ == "__main__":
                         ("32-card", DECK_32), ("33-card", DECK_33)]:
         print(f"{name:9} heuristic (seats 0, 2) vs random: {win_rate_vs_random(n, rules):.1%}"
               f" of {n} games")
+
+
+# --- the rules read again (RULES.md sections 7 and 9) ------------------------------
+
+JOKER_BID_ALONE = RuleSet(deck=25, joker=True, turned_joker_bid=True,
+                          dealer_partner_must_go_alone=True, name="joker-bid-alone")
+
+
+def test_the_dealers_partner_goes_alone_on_a_turned_joker_with_a_strong_hand_and_else_passes():
+    """Seed 000: the dealer's partner plays no hand with a partner, the turned joker's
+    too; the heuristic bids it alone only holding enough, as it does an upcard."""
+    strong = apply(deal(JOKER_BID_ALONE, 3, "JKR", s1="JH JD AH KH QH"), A.PASS)
+    assert decide(strong) == A.name_trump(Suit.HEARTS, True)
+    weak = apply(deal(JOKER_BID_ALONE, 3, "JKR", s1="9C TD QS KC 9H"), A.PASS)
+    assert decide(weak) == A.PASS
+
+
+RAILROAD = STANDARD.with_options(who_may_go_alone="any_player", railroading=True)
+
+
+def railroad_to_partner(partner_cards: str) -> HandState:
+    hand = apply(deal(RAILROAD, 3, "TH", s0="JH JD AH KH 9C", s2=partner_cards),
+                 A.ORDER_UP, A.GO_ALONE)
+    while hand.phase is not Phase.PARTNER_GIVES:
+        hand.apply(A.PASS, hand.turn)
+    return hand
+
+
+def test_railroading_partner_passes_its_best_card_or_none_when_it_has_nothing_worth_it():
+    """Seed 000: the partner MAY pass a card ("tu mejor carta"): a trump or an ace is
+    worth the loner's blind swap, a low plain card is not."""
+    assert decide(railroad_to_partner("AC 9S TS QS KS")) == A.pass_card(parse_card("AC"), 0)
+    assert decide(railroad_to_partner("9S TS QS 9D TD")) == A.PASS
