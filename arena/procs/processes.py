@@ -881,9 +881,11 @@ class BotProcess:
                 delay = min(delay * 1.5, 0.1)
             return (StartProblem.EXITED,
                     f"{describe_exit(self._returncode or 0)} before listening on {told}")
-        # Not only slow when it listens somewhere else: more time would not help.
+        # Not only slow when it listens somewhere else: more time would not help. A bot
+        # listening on the address it was told by now (the time ran out between its bind
+        # and the arena's next look) is only slow, and is given more time.
         elsewhere = self.listening_on()
-        if elsewhere:
+        if elsewhere and told not in elsewhere:
             return (StartProblem.LISTENS_ELSEWHERE,
                     f"did not listen on {told} within {timeout:g} s: it listens on "
                     f"{', '.join(elsewhere)} instead")
