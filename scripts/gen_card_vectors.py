@@ -190,7 +190,6 @@ def joker_vectors() -> dict[str, JSON]:
         "joker": card_entry(JOKER),
         "second_joker": card_entry(SECOND_JOKER),
         "two_of_spades_label": card_label(JOKER, two_of_spades_joker=True),
-        "effective_suit": "the trump suit, whichever it is",
         "coloured_jokers": {
             "black": card_name(JOKER),
             "red": card_name(SECOND_JOKER),
@@ -374,7 +373,9 @@ DESCRIPTION = {
         "it belongs to for following, leading and winning (the left bower, the jack of the "
         "same colour, and the joker are trumps); trump_order and plain_order (per other suit) "
         "list that suit's cards highest first, as a list of ranks, each rank a list of equal "
-        "cards. A rank holds two cards only in the double pack: equal cards rank equal, and "
+        "cards. trump_order holds every trump, so in a deck with a joker it begins with the "
+        "joker (both, in the double pack), then the right bower, then the left. A rank "
+        "holds two cards only in the double pack: equal cards rank equal, and "
         "of two equal cards in a trick the one played second wins, whichever its copy."
     ),
     "winning": (
@@ -389,7 +390,8 @@ DESCRIPTION = {
         "colour is the higher (higher_by_trump), played first or second."
     ),
     "tricks": (
-        "Example tricks: the deck id and RuleSet options, trump, the leader, the cards in "
+        "Example tricks: the deck id (an id of \"decks\", not a size: the size is "
+        "rules.deck) and RuleSet options, trump, the leader, the cards in "
         "play order with their seats (SeatCard), seats sitting out (a lone player's "
         "partners, who play no card), the led (effective) suit, the winning seat and card, "
         "and a note saying why. The winners are the rules core's; each trick is also played "

@@ -49,6 +49,7 @@ def command_bot(tmp_path: Path, name: str, command: list[str],
     folder.mkdir()
     folder.chmod(0o755)  # a sealed bot runs as nobody when the tests run as root
     for file, (text, mode) in (files or {}).items():
+        (folder / file).parent.mkdir(parents=True, exist_ok=True)
         (folder / file).write_text(text)
         (folder / file).chmod(mode)
     quoted = ", ".join(f'"{part}"' for part in command)

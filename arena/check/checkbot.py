@@ -11,6 +11,7 @@ exit on SIGTERM.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import re
 import shutil
@@ -55,11 +56,14 @@ HINTS = {
     FaultKind.DISCONNECTED: "the connection was lost, or the bot answered with a status "
     "other than OK (above): keep serving until SIGTERM and answer every call with OK; "
     "what the bot wrote is in its log",
-    FaultKind.MALFORMED: "answer with one of DecideRequest.legal_actions, copied as it is",
+    FaultKind.MALFORMED: "answer with action_index, the position of one of "
+    "DecideRequest.legal_actions (from 0 to one less than their number), or with one of "
+    "them copied whole",
     FaultKind.BOT_ERROR: "answer every call with a response and status OK: the bot "
     "returned the error status above instead (its code and details); what it wrote is in "
     "its log",
-    FaultKind.ILLEGAL_ACTION: "answer only with one of DecideRequest.legal_actions",
+    FaultKind.ILLEGAL_ACTION: "answer only with one of DecideRequest.legal_actions "
+    "(simplest: its position, DecideResponse.action_index)",
 }
 """What to fix, in the protocol's words: for a bot that serves bot.proto itself, in any
 language, so nothing here names the SDK or a traceback."""
@@ -97,6 +101,21 @@ def hint(kind: FaultKind, sdk: bool) -> str:
     return (SDK_HINTS if sdk else HINTS)[kind]
 
 
+def _found_in(folder: Path, name: str) -> str | None:
+    """The path from `folder` of a file called `name` in it or its folders (a build's
+    output, say), nearest first; None when there is none (or the folder is too big to
+    search quickly)."""
+    if (folder / name).is_file():
+        return name
+    with contextlib.suppress(OSError):
+        for seen, path in enumerate(sorted(folder.rglob(name), key=lambda p: len(p.parts))):
+            if path.is_file() and ".git" not in path.parts and "node_modules" not in path.parts:
+                return str(path.relative_to(folder))
+            if seen > 100:
+                break
+    return None
+
+
 def start_hint(problem: StartProblem | None, bot: BotManifest, processes: ProcessSettings
                ) -> str:
     """What to fix when the bot did not start, for the cause it did not start for (no
@@ -109,8 +128,9 @@ def start_hint(problem: StartProblem | None, bot: BotManifest, processes: Proces
             else "the one named above")
     if problem is StartProblem.MISSING:
         if "/" not in cmd:
-            if (folder / cmd).is_file():
-                return (f"write ./{cmd} in the manifest's command: a bare name such as "
+            found = _found_in(folder, cmd)
+            if found is not None:
+                return (f"write ./{found} in the manifest's command: a bare name such as "
                         f"{cmd!r} is looked up on PATH only, never in the bot's folder")
             return (f"install {cmd}, or correct the manifest's command: a bare name such as "
                     f"{cmd!r} is looked up on PATH; a program in the bot's folder is "
@@ -432,10 +452,11 @@ async def _run_rule_sets(bot: BotManifest, games: int, per_decision: float, repo
                     with trio.CancelScope() as scope:
                         stall = _ThrownIn(scope)
                         log = await play_game(cache, spec, stall)
-                    _observe(log, {s for s, x in enumerate(sc.seats) if x == "BOT"}, report)
-                    if stall.stalled:
+                    if stall.stalled:  # cancelled: the game has no record to observe
                         report.add(scenes[i], False, stall.detail(label))
-                    elif log.faults:
+                        continue
+                    _observe(log, {s for s, x in enumerate(sc.seats) if x == "BOT"}, report)
+                    if log.faults:
                         f = log.faults[0]
                         report.add(scenes[i], False,
                                    f"{f.kind.value} in hand {f.hand_number + 1}, decision "
@@ -522,7 +543,11 @@ def cmd_check_bot(args: argparse.Namespace, processes: ProcessSettings) -> int:
         return EXIT_TERMINATED if stopped_by == "SIGTERM" else EXIT_INTERRUPTED
     accepted = {c.name.split(":")[0] for c in report.checks if c.name.endswith(": rules") and c.ok}
     if report.checks and not accepted and all(c.ok is not False for c in report.checks):
-        report.add("rules", False, "the bot refused every rule set: accept at least 'standard'")
+        # Advice for the rule sets checked: 'standard' only where it was one of them.
+        ask = ("accept at least 'standard'" if "standard" in rule_sets else
+               f"check it on rules it plays (--rules standard), or make it play "
+               f"{', '.join(map(repr, rule_sets))}")
+        report.add("rules", False, f"the bot refused every rule set checked: {ask}")
     if accepted and not report.stopped:  # a phase of the games not played proves nothing
         seen = report.phases
         missing = [p for p in expected_phases({k: rule_sets[k] for k in accepted}) if p not in seen]

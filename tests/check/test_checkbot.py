@@ -155,6 +155,10 @@ SCRIPT = "#!/bin/sh\nexit 1\n"
          "command not found: variant is in no folder of the bot's PATH (/usr/local/bin:",
          "fix: write ./variant in the manifest's command: a bare name such as 'variant' is "
          "looked up on PATH only, never in the bot's folder"),
+        # ... and the program of that name in a folder of the bot's is named with its path
+        (["cppbot"], {"build/cppbot": (SCRIPT, 0o755)},
+         "command not found: cppbot is in no folder of the bot's PATH",
+         "fix: write ./build/cppbot in the manifest's command"),
         (["no-such-variant"], {}, "no-such-variant is in no folder of the bot's PATH",
          "fix: install no-such-variant, or correct the manifest's command"),
         # there, but not executable: chmod, or its interpreter
@@ -378,14 +382,15 @@ run(Never())
 '''
 
 
-def test_a_bot_that_never_makes_trump_fails_instead_of_redealing_for_ever(tmp_path):
-    """Without stick-the-dealer, four seats that always pass redeal for ever: check-bot
-    stops the game and says why, in seconds."""
+@pytest.mark.parametrize("rules", ["new-zealand", "six-player"])
+def test_a_bot_that_never_makes_trump_fails_instead_of_redealing_for_ever(tmp_path, rules):
+    """Without stick-the-dealer, seats that always pass redeal for ever: check-bot stops
+    the game and says why, in seconds (at six seats too, after a rule set of four)."""
     folder = tmp_path / "never"
     folder.mkdir()
     (folder / "bot.py").write_text(NEVER_CALLS)
     (folder / "bot.toml").write_text('name = "never"\nversion = "1"\ncommand = ["{python}", "bot.py"]\n')
-    proc = check_bot(str(folder), "--rules", "new-zealand")
+    proc = check_bot(str(folder), "--rules", rules)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     rows = failed_rows(proc.stdout)
     assert any("hands in a row thrown in" in r and "never makes trump" in r for r in rows), rows

@@ -95,4 +95,18 @@ def test_an_index_past_the_end_is_a_malformed_answer(tmp_path):
     proc = arena("check-bot", str(bot.source), "--games", "1", "--rules", "standard",
                  cwd=tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "malformed" in proc.stdout and "past the end of legal_actions" in proc.stdout
+    out = " ".join(proc.stdout.replace("│", " ").split())
+    assert "malformed" in out and "past the end of legal_actions" in out, out
+    assert "fix: answer with action_index, the position of one of" in out, out
+
+
+def test_a_check_only_of_tables_the_bot_cannot_play_says_so(tmp_path):
+    """Offered none of the first revision's tables, the old bot is told to be checked on
+    one (or to learn these), not to accept a rule set it was never offered."""
+    bot = rev1_bot(tmp_path)
+    proc = arena("check-bot", str(bot.source), "--games", "1", "--rules", "six-player",
+                 cwd=tmp_path)
+    out = " ".join(proc.stdout.replace("│", " ").split())
+    assert proc.returncode == 1, out
+    assert "refused every rule set checked: check it on rules it plays" in out, out
+    assert "accept at least 'standard'" not in out, out
