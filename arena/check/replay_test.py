@@ -35,7 +35,7 @@ from arena.core.game import GameState
 from arena.core.hand import Phase
 from arena.core.rules import RuleSet
 from arena.core.view import SeatView, seat_view
-from arena.play.game_loop import END_GAME_TIMEOUT, START_GAME_TIMEOUT, diagnose_fault
+from arena.play.game_loop import END_GAME_TIMEOUT, START_GAME_TIMEOUT, diagnose_fault, no_answer
 from arena.play.process_cache import BotInstance, ProcessCache
 from arena.procs.processes import BotPool, open_bot_pool
 from arena.records.gamelog import GameEnd, GameLog
@@ -212,8 +212,9 @@ async def _start(cache: ProcessCache, bot: BotManifest, log: GameLog, table: dic
         inst = st.instance
         fault: BotFault | None = None
         try:
-            with trio.fail_after(START_GAME_TIMEOUT), inst.awake():
-                await inst.client.start_game(_table_id(log), st.seat, log.rules, names, tc)
+            async with inst.awake():
+                with trio.fail_after(START_GAME_TIMEOUT):
+                    await inst.client.start_game(_table_id(log), st.seat, log.rules, names, tc)
         except BotFault as e:
             fault = await diagnose_fault(inst, e)
         except trio.TooSlowError:
@@ -300,15 +301,20 @@ async def _ask(inst: BotInstance, table_id: str, number: int, view: SeatView,
     """The bot's action, timed as the game loop times it (GameRun._ask): `limit` seconds
     and the latency allowance, the round trip less the allowance charged against the
     limit; BotFault(TIMEOUT) past it."""
-    with trio.move_on_after(limit + allowance), inst.awake():
-        action, elapsed = await inst.client.decide(
-            table_id, number, view, events, limit, bank)
-        if elapsed - allowance > limit:
-            raise BotFault(FaultKind.TIMEOUT,
-                           f"answered after {elapsed:.3f} s; the limit was {limit:.3f} s")
-        return action
-    raise BotFault(FaultKind.TIMEOUT,
-                   f"no answer within {limit:.3f} s (plus {allowance:.2f} s allowance)")
+    async with inst.awake():
+        with trio.move_on_after(limit + allowance):
+            try:
+                action, elapsed = await inst.client.decide(
+                    table_id, number, view, events, limit, bank)
+            except BotFault as e:  # gRPC's deadline first: the same timeout, said the same
+                if e.kind is FaultKind.TIMEOUT:
+                    raise BotFault(FaultKind.TIMEOUT, no_answer(limit, allowance)) from None
+                raise
+            if elapsed - allowance > limit:
+                raise BotFault(FaultKind.TIMEOUT,
+                               f"answered after {elapsed:.3f} s; the limit was {limit:.3f} s")
+            return action
+    raise BotFault(FaultKind.TIMEOUT, no_answer(limit, allowance))
 
 
 def _why_illegal(step: Point, action: Action) -> str:
@@ -342,11 +348,12 @@ async def _end(log: GameLog, feed: EventFeed, table: dict[int, _Seat],
             continue
         events = feed.take(st.seat)
         fault: BotFault | None = None
-        with trio.move_on_after(END_GAME_TIMEOUT) as scope, inst.awake():
-            try:
-                await inst.client.end_game(_table_id(log), events)
-            except BotFault as e:
-                fault = e
+        async with inst.awake():
+            with trio.move_on_after(END_GAME_TIMEOUT) as scope:
+                try:
+                    await inst.client.end_game(_table_id(log), events)
+                except BotFault as e:
+                    fault = e
         if scope.cancelled_caught:
             fault = BotFault(FaultKind.TIMEOUT, f"EndGame: no answer in {END_GAME_TIMEOUT:g} s")
         if fault is not None:

@@ -178,11 +178,12 @@ class GameRun:
             if st.out or st.instance is None:
                 return
             try:
-                with trio.fail_after(START_GAME_TIMEOUT), st.instance.awake():
-                    await st.instance.client.start_game(
-                        self.table_id, st.seat, self.spec.rules, names,
-                        self.spec.time_control,
-                    )
+                async with st.instance.awake():
+                    with trio.fail_after(START_GAME_TIMEOUT):
+                        await st.instance.client.start_game(
+                            self.table_id, st.seat, self.spec.rules, names,
+                            self.spec.time_control,
+                        )
                 st.started = True
             except BotFault as e:
                 failures.append((st, e))
@@ -236,30 +237,30 @@ class GameRun:
             st.out = True
             raise BotFault(FaultKind.TIMEOUT, "the game's time bank is spent")
         assert st.instance is not None
-        with trio.move_on_after(limit + tc.allowance), st.instance.awake():
-            try:
-                action, elapsed = await st.instance.client.decide(
-                    self.table_id, st.decisions, view, events, limit, st.bank
-                )
-            except BotFault as e:
-                # gRPC's own deadline (trio's, passed on) may fire just before trio's:
-                # the same timeout, and it spends the same time from the bank.
-                if e.kind is FaultKind.TIMEOUT:
-                    st.bank -= limit
-                raise
-            charged = max(0.0, elapsed - tc.allowance)
-            if charged > limit:
+        # The time limit inside the bot's waking: the wait for its freeze is not its time.
+        async with st.instance.awake():
+            with trio.move_on_after(limit + tc.allowance):
+                try:
+                    action, elapsed = await st.instance.client.decide(
+                        self.table_id, st.decisions, view, events, limit, st.bank
+                    )
+                except BotFault as e:
+                    # gRPC's own deadline (trio's, passed on) may fire just before trio's:
+                    # the same timeout, said the same way, and it spends the same time
+                    # from the bank.
+                    if e.kind is FaultKind.TIMEOUT:
+                        st.bank -= limit
+                        raise BotFault(FaultKind.TIMEOUT, no_answer(limit, tc.allowance)) from None
+                    raise
+                charged = max(0.0, elapsed - tc.allowance)
+                if charged > limit:
+                    st.bank -= charged
+                    raise BotFault(FaultKind.TIMEOUT, f"answered after {elapsed:.3f} s; "
+                                   f"the limit was {limit:.3f} s")
                 st.bank -= charged
-                raise BotFault(
-                    FaultKind.TIMEOUT, f"answered after {elapsed:.3f} s; the limit was {limit:.3f} s"
-                )
-            st.bank -= charged
-            return action, elapsed
-        st.bank -= limit
-        raise BotFault(
-            FaultKind.TIMEOUT,
-            f"no answer within {limit:.3f} s (plus {tc.allowance:.2f} s allowance)",
-        )
+                return action, elapsed
+            st.bank -= limit
+            raise BotFault(FaultKind.TIMEOUT, no_answer(limit, tc.allowance))
 
     async def _end_game(self) -> None:
         async def end(st: _Seat) -> None:
@@ -267,11 +268,12 @@ class GameRun:
             if inst is None or st.out or (not inst.alive and inst.process is not None):
                 return
             events = self.feed.take(st.seat)
-            with trio.move_on_after(END_GAME_TIMEOUT) as scope, inst.awake():
-                try:
-                    await inst.client.end_game(self.table_id, events)
-                except BotFault:
-                    inst.needs_restart = True
+            async with inst.awake():
+                with trio.move_on_after(END_GAME_TIMEOUT) as scope:
+                    try:
+                        await inst.client.end_game(self.table_id, events)
+                    except BotFault:
+                        inst.needs_restart = True
             if scope.cancelled_caught:
                 inst.needs_restart = True
 
@@ -279,6 +281,13 @@ class GameRun:
             async with trio.open_nursery() as nursery:
                 for st in self.seats:
                     nursery.start_soon(end, st)
+
+
+def no_answer(limit: float, allowance: float) -> str:
+    """A decision's timeout, in one wording whichever deadline fired first (trio's, or
+    gRPC's, which is given trio's)."""
+    return f"no answer within {limit:.3f} s (plus {allowance:.2f} s allowance)"
+
 
 
 BOT_ERROR_TAIL_WAIT = 0.2

@@ -18,7 +18,7 @@ new processes for every game.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 import trio
@@ -53,10 +53,13 @@ class BotInstance:
     def alive(self) -> bool:
         return not self.needs_restart and (self.process is None or self.process.running)
 
-    @contextlib.contextmanager
-    def awake(self) -> Iterator[None]:
+    @contextlib.asynccontextmanager
+    async def awake(self) -> AsyncIterator[None]:
         """A sealed bot runs only inside this block: thawed just before a call of the
-        arena's, frozen again when it is answered or abandoned (arena.procs.processes)."""
+        arena's, frozen again when it is answered or abandoned, and the block ends only
+        once the freeze has caught it (arena.procs.processes.BotProcess.settle), so that
+        the next seat never decides while this one still runs. A caller's time limit goes
+        inside the block: the wait is not the bot's time."""
         if self.process is not None:
             self.process.thaw()
         try:
@@ -64,6 +67,8 @@ class BotInstance:
         finally:
             if self.process is not None:
                 self.process.freeze()
+                with trio.CancelScope(shield=True):  # bounded: FREEZE_WAIT
+                    await self.process.settle()
 
 
 _Key = tuple[str, str, int, int]

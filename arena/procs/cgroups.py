@@ -43,8 +43,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,19 +88,6 @@ def _write(path: Path, value: str) -> None:
 def _read(path: Path) -> str:
     with open(path) as f:
         return f.read()
-
-
-FREEZE_WAIT = 0.05
-"""Longest a freeze waits for the kernel to finish it: past it the bot is left freezing
-(it will be soon), rather than the game held up."""
-
-
-def _wait_for(done: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + FREEZE_WAIT
-    delay = 0.0001
-    while not done() and time.monotonic() < deadline:
-        time.sleep(delay)
-        delay = min(delay * 2, 0.002)
 
 
 def _own_v1(controller: str) -> Path | None:
@@ -291,19 +276,21 @@ class BotGroup:
         return [p / "cgroup.procs" for p in self.paths.values()]
 
     def freeze(self) -> None:
-        """Freezes the group and returns once the kernel says it is frozen (or after
-        FREEZE_WAIT): the write only starts freezing, and a busy process of the bot still
-        runs until it is caught, which on a loaded machine can be milliseconds. Meanwhile
-        its partner may already be deciding: a bot left running then would be a channel
-        between them (tests/procs/test_sandbox_seal.py's contention test finds it)."""
+        """Starts freezing the group: the kernel catches each process in turn, which on
+        a loaded machine can take milliseconds (see `frozen`)."""
         if self.kind == "v1":
-            state = self.paths["freezer"] / "freezer.state"
-            _write(state, "FROZEN")
-            _wait_for(lambda: _read(state).strip() == "FROZEN")
+            _write(self.paths["freezer"] / "freezer.state", "FROZEN")
         elif self.kind == "v2":
             _write(self.paths[""] / "cgroup.freeze", "1")
-            events = self.paths[""] / "cgroup.events"
-            _wait_for(lambda: "frozen 1" in _read(events))
+
+    def frozen(self) -> bool:
+        """Whether the kernel has caught every process of the group (True where it has
+        no freezer: nothing more can be waited for)."""
+        if self.kind == "v1":
+            return _read(self.paths["freezer"] / "freezer.state").strip() == "FROZEN"
+        if self.kind == "v2":
+            return "frozen 1" in _read(self.paths[""] / "cgroup.events")
+        return True
 
     def thaw_file(self) -> tuple[Path, str] | None:
         """The file and the value that thaw the bot, for its watchdog: a frozen bot dies

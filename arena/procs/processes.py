@@ -138,6 +138,10 @@ WATCH_EVERY = 0.25
 _KILL_TIMEOUT = 5.0
 _CHUNK = 64 * 1024
 # AF_UNIX paths are at most 107 bytes on Linux (104 on macOS); stay well clear.
+FREEZE_WAIT = 0.05
+"""Longest a call's end waits for its bot's freeze to finish (BotProcess.settle): past it
+the bot is left freezing, as it soon will be, rather than the game held up."""
+
 _MAX_SOCKET_PATH = 100
 _TAIL_READ = 64 * 1024
 
@@ -672,6 +676,27 @@ class BotProcess:
                 self.group.freeze()
         except OSError:
             self._frozen = False
+
+    async def settle(self) -> None:
+        """Returns once a freeze has caught every process of the bot (at most
+        FREEZE_WAIT): the kernel freezes a busy process only when it next catches it,
+        which on a loaded machine can be milliseconds, and meanwhile the next seat may
+        be deciding. A bot left running into its partner's turn would be a channel between
+        them (tests/procs/test_sandbox_seal.py's contention test finds it). Polled on trio's
+        clock, so other games go on while one waits."""
+        group = self.group
+        if not self._frozen or group is None or group.kind not in ("v1", "v2"):
+            return
+        with trio.move_on_after(FREEZE_WAIT):
+            delay = 0.0002
+            while True:
+                try:
+                    if group.frozen():
+                        return
+                except OSError:  # the bot is gone with its group
+                    return
+                await trio.sleep(delay)
+                delay = min(delay * 2, 0.002)
 
     def thaw(self) -> None:
         if not self._frozen:

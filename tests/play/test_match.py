@@ -350,7 +350,8 @@ def test_sigterm_stops_a_match_keeping_whole_records(tmp_path):
 
 def test_a_grpc_deadline_before_trios_spends_the_bank_too():
     """gRPC is given trio's deadline and may report DEADLINE_EXCEEDED a moment before
-    trio's own deadline fires; the timeout must cost the bank all the same."""
+    trio's own deadline fires; the timeout must cost the bank all the same, and be said
+    the same way."""
     from arena.core.game import GameState
     from arena.core.view import seat_view
     from arena.play.game_loop import GameRun, _Seat
@@ -364,8 +365,8 @@ def test_a_grpc_deadline_before_trios_spends_the_bank_too():
     class Instance:
         client = DeadlineFirst()
 
-        @contextlib.contextmanager
-        def awake(self):
+        @contextlib.asynccontextmanager
+        async def awake(self):
             yield
 
     bot = load_manifest("random")
@@ -374,7 +375,7 @@ def test_a_grpc_deadline_before_trios_spends_the_bank_too():
     run = GameRun(cache=None, spec=spec)
     seat = _Seat(1, bot, instance=Instance(), bank=2.0)
     view = seat_view(GameState(spec.rules, 1, 0), 1)
-    with pytest.raises(BotFault):
+    with pytest.raises(BotFault, match=r"no answer within 0\.500 s"):  # as trio's says it
         trio.run(run._ask, seat, view, [])
     assert seat.bank == pytest.approx(1.5)
 
