@@ -134,21 +134,31 @@ def seats_of(bot: BotManifest, log: GameLog) -> tuple[int, ...]:
 
 
 async def replay_games(bot: BotManifest, games: Sequence[tuple[str, GameLog, tuple[int, ...]]],
-                       time_control: TimeControl, processes: ProcessSettings,
-                       done: Callable[[GameReplay], None]) -> None:
-    """Replays each (name, record, seats) to the bot in turn, calling `done` with each.
+                       time_control: Callable[[GameLog], TimeControl],
+                       processes: ProcessSettings, done: Callable[[GameReplay], None]) -> None:
+    """Replays each (name, record, seats) to the bot in turn, calling `done` with each;
+    `time_control` gives each game's (the record's own, see `recorded_time_control`).
     A bot that did not start is not started again; one that refused a game's rules is
     not asked them again."""
     refused: dict[RuleSet, BotFault] = {}
     async with open_bot_pool() as pool:
         for index, (name, log, seats) in enumerate(games):
-            result = await replay_game(pool, bot, name, log, seats, time_control, processes,
+            result = await replay_game(pool, bot, name, log, seats, time_control(log), processes,
                                        label=f"g{index}", refused=refused.get(log.rules))
             done(result)
             if result.unstartable:
                 return
             if result.refusal is not None:
                 refused[log.rules] = result.refusal
+
+
+def recorded_time_control(log: GameLog, per_decision: float | None = None,
+                          bank: float | None = None) -> TimeControl:
+    """The time control the record's game was played under, with what the command line
+    sets instead; a record that keeps none gets a match's default."""
+    base = log.time_control or TimeControl()
+    return TimeControl(base.per_decision if per_decision is None else per_decision,
+                       base.bank if bank is None else bank, base.allowance)
 
 
 async def replay_game(pool: BotPool, bot: BotManifest, name: str, log: GameLog,

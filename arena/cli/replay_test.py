@@ -55,13 +55,13 @@ def add_replay_test_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat", type=seat_arg, action="append", default=None, metavar="N",
                    help="ask the bot at seat N's decisions (seats from 0; repeatable). "
                    "Default: every seat that BOT's name sat in, in each game")
-    p.add_argument("--per-decision", type=seconds_arg, default=d.per_decision,
-                   metavar="SECONDS",
-                   help="longest one decision may take, as StartGame tells it (a record "
-                   f"holds no time control; default {d.per_decision:g}, as a match's)")
-    p.add_argument("--bank", type=seconds_arg, default=d.bank, metavar="SECONDS",
+    p.add_argument("--per-decision", type=seconds_arg, default=None, metavar="SECONDS",
+                   help="longest one decision may take, as StartGame tells it (default: "
+                   "the record's time control; for a record that keeps none, "
+                   f"{d.per_decision:g}, as a match's)")
+    p.add_argument("--bank", type=seconds_arg, default=None, metavar="SECONDS",
                    help="the game's time bank StartGame tells, counted down by the "
-                   f"recorded think times (default {d.bank:g}, as a match's)")
+                   f"recorded think times (default: the record's; else {d.bank:g})")
     p.add_argument("--json", action="store_true",
                    help="print one JSON document instead: the counts, and each finding "
                    "with its seat, hand, decision, phase, recorded action, answer and fault")
@@ -129,7 +129,7 @@ def cmd_replay_test(args: argparse.Namespace) -> int:
     import trio
 
     from arena.check.replay_report import exit_status, game_lines, summary_line, to_json
-    from arena.check.replay_test import GameReplay, replay_games
+    from arena.check.replay_test import GameReplay, recorded_time_control, replay_games
     from arena.play.run_notes import run_notes
     from arena.play.runner import run_until_signal
 
@@ -142,7 +142,8 @@ def cmd_replay_test(args: argparse.Namespace) -> int:
         require_sandbox("add --no-sandbox")
         if bot.command is not None:
             bot.sandbox(processes.limits)  # a manifest asking for more than the caps is an error
-    time_control = TimeControl(per_decision=args.per_decision, bank=args.bank)
+    def time_control(log: GameLog) -> TimeControl:
+        return recorded_time_control(log, args.per_decision, args.bank)
     log_dir = Path(tempfile.mkdtemp(prefix="euchre-replay-"))
     processes = replace(processes, log_dir=log_dir)
 

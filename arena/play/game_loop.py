@@ -71,6 +71,7 @@ class GameRun:
             seats=(),
             started_ms=int(time.time() * 1000),
             table_id=self.table_id,
+            time_control=spec.time_control,
         )
         self.recorder = Recorder(self.game, self.log)
 

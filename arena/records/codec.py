@@ -15,6 +15,7 @@ from arena.records.gamelog import (
 )
 from arena.settings.faults import Fault, FaultKind
 from arena.settings.limits import SeatLimits
+from arena.settings.spec import TimeControl
 from arena.wire.codec import (
     MalformedMessage,
     _pair,
@@ -48,6 +49,11 @@ def gamelog_to_pb(log: GameLog) -> record_pb.GameRecord:
         rules_edition=log.rules_edition,
     )
     rules_to_pb(log.rules, msg.rules)
+    if log.time_control is not None:
+        tc = log.time_control
+        msg.time_control.CopyFrom(record_pb.GameTimeControl(
+            per_decision_ms=round(tc.per_decision * 1000), bank_ms=round(tc.bank * 1000),
+            allowance_ms=round(tc.allowance * 1000)))
     for sb in log.seats:
         seat = msg.seats.add(seat=sb.seat, name=sb.name, version=sb.version,
                              digest=sb.digest, reported_name=sb.reported_name,
@@ -141,7 +147,20 @@ def gamelog_from_pb(msg: record_pb.GameRecord) -> GameLog:
         schema_version=msg.schema_version,
         table_id=msg.table_id,
         rules_edition=msg.rules_edition or 1,  # written before editions: the first
+        time_control=_time_control_from_pb(msg),
     )
+
+
+def _time_control_from_pb(msg: record_pb.GameRecord) -> TimeControl | None:
+    """None for a record written before time controls were kept (or one that holds no
+    valid one: a record's word about its timing is advice, not a rule)."""
+    if not msg.HasField("time_control"):
+        return None
+    m = msg.time_control
+    try:
+        return TimeControl(m.per_decision_ms / 1000, m.bank_ms / 1000, m.allowance_ms / 1000)
+    except ValueError:
+        return None
 
 
 def _limits_from_pb(m: record_pb.SeatLimits) -> SeatLimits:

@@ -24,6 +24,7 @@ from arena.core.hand import HandResult
 from arena.core.rules import RULES_EDITION, RuleSet
 from arena.settings.faults import Fault
 from arena.settings.limits import SeatLimits
+from arena.settings.spec import TimeControl
 
 SCHEMA_VERSION = 1
 
@@ -116,6 +117,8 @@ class GameLog:
     """The opaque id the bots were told (game_id is the arena's own)."""
     rules_edition: int = RULES_EDITION
     """The reading of the rules the game was played by (arena.core.rules.RULES_EDITION)."""
+    time_control: TimeControl | None = None
+    """What the game was played under; None in records written before it was kept."""
 
     @property
     def drawn(self) -> bool:

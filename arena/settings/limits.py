@@ -78,6 +78,8 @@ class SeatLimits:
         by = self.kept_by
         if self.enforced:
             by += f" ({', '.join(self.enforced)})"
-        where = f", CPUs {self.cpus}" if self.cpus else ""
+        # The cpuset's own list ("0", "0-1", "2,3"): named as CPUs, never read as a count.
+        where = (f", on CPU{'' if self.cpus.isdigit() else 's'} {self.cpus}"
+                 if self.cpus else "")
         return (f"memory {self.memory_mb} MiB, {self.processes} processes, /tmp "
                 f"{self.tmp_mb} MiB, /dev/shm {self.shm_mb} MiB{where}; kept by {by}")

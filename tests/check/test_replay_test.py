@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from arena.check.replay_test import GameReplay, replay_games, seats_of
+from arena.check.replay_test import GameReplay, recorded_time_control, replay_games, seats_of
 from arena.cli.main import main
 from arena.records import files as records
 from arena.records.gamelog import GameLog
@@ -38,7 +38,9 @@ def games(tmp_path_factory) -> tuple[Path, Path, list[Path]]:
     out = root / "match"
     proc = subprocess.run(
         [sys.executable, "-m", "arena.cli.main", "match", "heuristic", str(bot.source),
-         "--games", "2", "--concurrency", "1", "--out", str(out)],
+         "--games", "2", "--concurrency", "1", "--out", str(out),
+         # not a match's defaults: the replay must take the record's own
+         "--per-decision", "1.5", "--bank", "45"],
         capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stderr
     return out, bot.source.parent, sorted((out / "games").glob("*.pb"))
@@ -74,7 +76,8 @@ def test_each_request_is_the_one_the_seat_was_sent_in_the_game(games, tmp_path):
     done: list[GameReplay] = []
     settings = ProcessSettings(log_dir=tmp_path / "logs")
     plan = [(str(p), log, seats_of(bot, log)) for p, log in zip(paths, logs, strict=True)]
-    trio.run(replay_games, bot, plan, TimeControl(), settings, done.append)
+    assert all(log.time_control == TimeControl(1.5, 45.0) for log in logs)
+    trio.run(replay_games, bot, plan, recorded_time_control, settings, done.append)
     played, told = requests_in(out / "logs"), requests_in(tmp_path / "logs")
     assert len(played) > 50 and told.keys() == played.keys()
     for key, req in played.items():

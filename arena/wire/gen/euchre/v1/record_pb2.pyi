@@ -149,7 +149,7 @@ class HandRecord(_message.Message):
     def __init__(self, hand_number: _Optional[int] = ..., dealer: _Optional[int] = ..., dealt: _Optional[_Iterable[_Union[DealtHand, _Mapping]]] = ..., upcard: _Optional[_Union[_types_pb2.Card, _Mapping]] = ..., kitty: _Optional[_Iterable[_Union[_types_pb2.Card, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[RecordedAction, _Mapping]]] = ..., trick_winners: _Optional[_Iterable[int]] = ..., result: _Optional[_Union[_types_pb2.HandResult, _Mapping]] = ..., scores_after: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameRecord(_message.Message):
-    __slots__ = ("schema_version", "game_id", "rules", "seed", "first_dealer", "seats", "hands", "final_scores", "winning_team", "end", "faults", "started_ms", "finished_ms", "table_id", "draw", "rules_edition")
+    __slots__ = ("schema_version", "game_id", "rules", "seed", "first_dealer", "seats", "hands", "final_scores", "winning_team", "end", "faults", "started_ms", "finished_ms", "table_id", "draw", "rules_edition", "time_control")
     SCHEMA_VERSION_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
@@ -166,6 +166,7 @@ class GameRecord(_message.Message):
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     DRAW_FIELD_NUMBER: _ClassVar[int]
     RULES_EDITION_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
     schema_version: int
     game_id: str
     rules: _types_pb2.RuleSet
@@ -182,4 +183,15 @@ class GameRecord(_message.Message):
     table_id: str
     draw: bool
     rules_edition: int
-    def __init__(self, schema_version: _Optional[int] = ..., game_id: _Optional[str] = ..., rules: _Optional[_Union[_types_pb2.RuleSet, _Mapping]] = ..., seed: _Optional[int] = ..., first_dealer: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatBot, _Mapping]]] = ..., hands: _Optional[_Iterable[_Union[HandRecord, _Mapping]]] = ..., final_scores: _Optional[_Iterable[int]] = ..., winning_team: _Optional[int] = ..., end: _Optional[_Union[GameEnd, str]] = ..., faults: _Optional[_Iterable[_Union[Fault, _Mapping]]] = ..., started_ms: _Optional[int] = ..., finished_ms: _Optional[int] = ..., table_id: _Optional[str] = ..., draw: _Optional[bool] = ..., rules_edition: _Optional[int] = ...) -> None: ...
+    time_control: GameTimeControl
+    def __init__(self, schema_version: _Optional[int] = ..., game_id: _Optional[str] = ..., rules: _Optional[_Union[_types_pb2.RuleSet, _Mapping]] = ..., seed: _Optional[int] = ..., first_dealer: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatBot, _Mapping]]] = ..., hands: _Optional[_Iterable[_Union[HandRecord, _Mapping]]] = ..., final_scores: _Optional[_Iterable[int]] = ..., winning_team: _Optional[int] = ..., end: _Optional[_Union[GameEnd, str]] = ..., faults: _Optional[_Iterable[_Union[Fault, _Mapping]]] = ..., started_ms: _Optional[int] = ..., finished_ms: _Optional[int] = ..., table_id: _Optional[str] = ..., draw: _Optional[bool] = ..., rules_edition: _Optional[int] = ..., time_control: _Optional[_Union[GameTimeControl, _Mapping]] = ...) -> None: ...
+
+class GameTimeControl(_message.Message):
+    __slots__ = ("per_decision_ms", "bank_ms", "allowance_ms")
+    PER_DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    ALLOWANCE_MS_FIELD_NUMBER: _ClassVar[int]
+    per_decision_ms: int
+    bank_ms: int
+    allowance_ms: int
+    def __init__(self, per_decision_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., allowance_ms: _Optional[int] = ...) -> None: ...
