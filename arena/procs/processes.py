@@ -137,11 +137,10 @@ WATCH_EVERY = 0.25
 # (uninterruptible sleep on a dead NFS mount and the like).
 _KILL_TIMEOUT = 5.0
 _CHUNK = 64 * 1024
-# AF_UNIX paths are at most 107 bytes on Linux (104 on macOS); stay well clear.
 FREEZE_WAIT = 0.05
 """Longest a call's end waits for its bot's freeze to finish (BotProcess.settle): past it
 the bot is left freezing, as it soon will be, rather than the game held up."""
-
+# AF_UNIX paths are at most 107 bytes on Linux (104 on macOS); stay well clear.
 _MAX_SOCKET_PATH = 100
 _TAIL_READ = 64 * 1024
 
