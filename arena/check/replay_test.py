@@ -14,10 +14,10 @@ So a bot that decides by what it is told agrees with its own games everywhere (a
 regression test for a change to it), and another bot's seat shows where it would have
 played otherwise.
 
-Two things a record does not hold are rebuilt: the time control, which is the run's
-(given here, the arena's default otherwise), and the bank, counted down again from the
-recorded think times as the game loop charged them (a timeout, which the record shows
-as a substituted action, is charged the whole limit). Each game gets new processes, as
+The time control is the record's (or the command line's; a record written before
+records kept it gets a match's), and the bank, which a record does not hold, is counted
+down again from the recorded think times as the game loop charged them (a timeout, which
+the record shows as a substituted action, is charged the whole limit). Each game gets new processes, as
 a bot's answers should depend on what its game told it and nothing else.
 """
 
@@ -35,7 +35,13 @@ from arena.core.game import GameState
 from arena.core.hand import Phase
 from arena.core.rules import RuleSet
 from arena.core.view import SeatView, seat_view
-from arena.play.game_loop import END_GAME_TIMEOUT, START_GAME_TIMEOUT, diagnose_fault, no_answer
+from arena.play.game_loop import (
+    END_GAME_TIMEOUT,
+    START_GAME_TIMEOUT,
+    answered_late,
+    ask_in_time,
+    diagnose_fault,
+)
 from arena.play.process_cache import BotInstance, ProcessCache
 from arena.procs.processes import BotPool, open_bot_pool
 from arena.records.gamelog import GameEnd, GameLog
@@ -308,23 +314,13 @@ async def _judge(step: Point, st: _Seat, inst: BotInstance, view: SeatView,
 
 async def _ask(inst: BotInstance, table_id: str, number: int, view: SeatView,
                events: Sequence[Event], limit: float, bank: float, allowance: float) -> Action:
-    """The bot's action, timed as the game loop times it (GameRun._ask): `limit` seconds
-    and the latency allowance, the round trip less the allowance charged against the
-    limit; BotFault(TIMEOUT) past it."""
-    async with inst.awake():
-        with trio.move_on_after(limit + allowance):
-            try:
-                action, elapsed = await inst.client.decide(
-                    table_id, number, view, events, limit, bank)
-            except BotFault as e:  # gRPC's deadline first: the same timeout, said the same
-                if e.kind is FaultKind.TIMEOUT:
-                    raise BotFault(FaultKind.TIMEOUT, no_answer(limit, allowance)) from None
-                raise
-            if elapsed - allowance > limit:
-                raise BotFault(FaultKind.TIMEOUT,
-                               f"answered after {elapsed:.3f} s; the limit was {limit:.3f} s")
-            return action
-    raise BotFault(FaultKind.TIMEOUT, no_answer(limit, allowance))
+    """The bot's action, timed as the game loop times it (ask_in_time); an answer past the
+    limit is the timeout the game would have ruled."""
+    action, elapsed = await ask_in_time(inst, table_id, number, view, events, limit, bank,
+                                        allowance)
+    if elapsed - allowance > limit:
+        raise BotFault(FaultKind.TIMEOUT, answered_late(elapsed, limit))
+    return action
 
 
 def _why_illegal(step: Point, action: Action) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import trio
@@ -238,30 +239,18 @@ class GameRun:
             st.out = True
             raise BotFault(FaultKind.TIMEOUT, "the game's time bank is spent")
         assert st.instance is not None
-        # The time limit inside the bot's waking: the wait for its freeze is not its time.
-        async with st.instance.awake():
-            with trio.move_on_after(limit + tc.allowance):
-                try:
-                    action, elapsed = await st.instance.client.decide(
-                        self.table_id, st.decisions, view, events, limit, st.bank
-                    )
-                except BotFault as e:
-                    # gRPC's own deadline (trio's, passed on) may fire just before trio's:
-                    # the same timeout, said the same way, and it spends the same time
-                    # from the bank.
-                    if e.kind is FaultKind.TIMEOUT:
-                        st.bank -= limit
-                        raise BotFault(FaultKind.TIMEOUT, no_answer(limit, tc.allowance)) from None
-                    raise
-                charged = max(0.0, elapsed - tc.allowance)
-                if charged > limit:
-                    st.bank -= charged
-                    raise BotFault(FaultKind.TIMEOUT, f"answered after {elapsed:.3f} s; "
-                                   f"the limit was {limit:.3f} s")
-                st.bank -= charged
-                return action, elapsed
-            st.bank -= limit
-            raise BotFault(FaultKind.TIMEOUT, no_answer(limit, tc.allowance))
+        try:
+            action, elapsed = await ask_in_time(st.instance, self.table_id, st.decisions, view,
+                                                events, limit, st.bank, tc.allowance)
+        except BotFault as e:
+            if e.kind is FaultKind.TIMEOUT:  # no answer: the whole limit is spent
+                st.bank -= limit
+            raise
+        charged = max(0.0, elapsed - tc.allowance)
+        st.bank -= charged
+        if charged > limit:
+            raise BotFault(FaultKind.TIMEOUT, answered_late(elapsed, limit))
+        return action, elapsed
 
     async def _end_game(self) -> None:
         async def end(st: _Seat) -> None:
@@ -284,10 +273,33 @@ class GameRun:
                     nursery.start_soon(end, st)
 
 
-def no_answer(limit: float, allowance: float) -> str:
-    """A decision's timeout, in one wording whichever deadline fired first (trio's, or
-    gRPC's, which is given trio's)."""
+async def ask_in_time(inst: BotInstance, table_id: str, number: int, view: SeatView,
+                      events: Sequence[Event], limit: float, bank: float, allowance: float
+                      ) -> tuple[Action, float]:
+    """One Decide call, timed as every game times it (and a replay, arena.check): the
+    bot's action and the round trip, or BotFault(TIMEOUT) when no answer came within the
+    limit and the latency allowance, said one way whichever deadline fired first (trio's,
+    or gRPC's, which is given trio's). An answer past the limit is returned: what it
+    costs is the caller's to charge (answered_late). The limit runs inside the bot's
+    waking, so the wait for its freeze is never its time."""
+    async with inst.awake():
+        with trio.move_on_after(limit + allowance):
+            try:
+                return await inst.client.decide(table_id, number, view, events, limit, bank)
+            except BotFault as e:
+                if e.kind is FaultKind.TIMEOUT:
+                    raise BotFault(FaultKind.TIMEOUT, _no_answer(limit, allowance)) from None
+                raise
+    raise BotFault(FaultKind.TIMEOUT, _no_answer(limit, allowance))
+
+
+def _no_answer(limit: float, allowance: float) -> str:
     return f"no answer within {limit:.3f} s (plus {allowance:.2f} s allowance)"
+
+
+def answered_late(elapsed: float, limit: float) -> str:
+    """The timeout of an answer that came, but past the limit."""
+    return f"answered after {elapsed:.3f} s; the limit was {limit:.3f} s"
 
 
 
