@@ -11,7 +11,7 @@ exit on SIGTERM.
 from __future__ import annotations
 
 import argparse
-import contextlib
+import os
 import random
 import re
 import shutil
@@ -102,17 +102,13 @@ def hint(kind: FaultKind, sdk: bool) -> str:
 
 
 def _found_in(folder: Path, name: str) -> str | None:
-    """The path from `folder` of a file called `name` in it or its folders (a build's
-    output, say), nearest first; None when there is none (or the folder is too big to
-    search quickly)."""
-    if (folder / name).is_file():
-        return name
-    with contextlib.suppress(OSError):
-        for seen, path in enumerate(sorted(folder.rglob(name), key=lambda p: len(p.parts))):
-            if path.is_file() and ".git" not in path.parts and "node_modules" not in path.parts:
-                return str(path.relative_to(folder))
-            if seen > 100:
-                break
+    """The path from `folder` of a file called `name` in it or below it (a build's
+    output, say), leaving out version control and installed packages; None when there
+    is none."""
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in (".git", "node_modules"))
+        if name in files:
+            return str((Path(root) / name).relative_to(folder))
     return None
 
 
